@@ -165,6 +165,12 @@ class Engine(ABC, Generic[S]):
 
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({})
 
+    #: The human input kinds this game accepts, for the tablet to offer (each game sets it).
+    INPUT_KINDS: ClassVar[tuple[str, ...]] = ()
+
+    def input_kinds(self) -> tuple[str, ...]:
+        return tuple(self.INPUT_KINDS)
+
     def _check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = set(options) - set(self.default_options)
         if unknown:

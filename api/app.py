@@ -1,0 +1,387 @@
+"""The FastAPI application: tables, matches, the log, inputs, the websocket and the tablet page.
+
+``create_app(settings)`` builds everything from the store: every table configured before a
+restart comes back with its referee rebuilt from its log. With no tables configured and the demo
+enabled, it adds one demo table replaying a bundled sample clip in real time.
+
+Writes (inputs, corrections, table and match configuration) need the referee token
+(``Authorization: Bearer <token>`` or ``X-Referee-Token``; on the websocket, ``?token=``);
+reading is open to spectators.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from tableref.api.hub import Hub
+from tableref.api.models import MatchIn, MatchPatch, TableIn, TablePatch
+from tableref.api.runner import TableRunner
+from tableref.api.session import TableSession, item_from_request
+from tableref.api.settings import Settings, resolve_token
+from tableref.api.sources import parse_source, probe
+from tableref.api.store import Store
+from tableref.api.websocket import serve_table_socket
+from tableref.calibration.spec import load_table_dict
+from tableref.catalog import GAME_TABLE
+from tableref.errors import UserError
+from tableref.events import LogFormatError
+
+log = logging.getLogger("tableref.api")
+STATIC = Path(__file__).parent / "static"
+
+
+@dataclass
+class Service:
+    """Everything the routes share: settings, store, hub, the live sessions and their runners."""
+
+    settings: Settings
+    token: str
+    store: Store
+    hub: Hub
+    sessions: dict[str, TableSession] = field(default_factory=dict)
+    runners: dict[str, TableRunner] = field(default_factory=dict)
+
+    # -- tables --------------------------------------------------------------------------------
+    def media_source(self, source: str, loop: bool) -> Any:
+        last: UserError | None = None
+        for media in self.settings.media_dirs:
+            try:
+                return parse_source(source, media, loop)
+            except UserError as exc:
+                last = exc
+        assert last is not None
+        raise last
+
+    def open_table(self, row: dict[str, Any]) -> TableSession:
+        session = TableSession(
+            table_id=row["id"], table_kind=row["table_kind"], game=row.get("game"), store=self.store,
+            hub=self.hub, options=dict(row.get("options") or {}),
+            stills_dir=self.settings.stills_dir / row["id"],
+        )
+        session.rebuild()
+        open_matches = [m for m in self.store.matches(row["id"]) if m["status"] != "ended"]
+        session.match_id = open_matches[-1]["id"] if open_matches else None
+        self.sessions[row["id"]] = session
+        return session
+
+    def start_runner(self, row: dict[str, Any]) -> None:
+        source = row.get("source")
+        session = self.sessions[row["id"]]
+        if not source:
+            session.set_status(state="idle")
+            return
+        try:
+            spec = self.media_source(source, bool(row.get("loop", True)))
+        except UserError as exc:
+            session.set_status(state="error", error=str(exc))
+            return
+        runner = TableRunner(session, spec, row.get("pipeline") or "vision",
+                             calibration=row.get("calibration"), speed=self.settings.playback_speed)
+        self.runners[row["id"]] = runner
+        runner.start()
+
+    async def stop_runner(self, table_id: str) -> None:
+        runner = self.runners.pop(table_id, None)
+        if runner is not None:
+            await runner.stop()
+
+    def session(self, table_id: str) -> TableSession:
+        try:
+            return self.sessions[table_id]
+        except KeyError:
+            raise HTTPException(404, f"no table {table_id!r}; tables: {sorted(self.sessions)}") from None
+
+
+def _demo_row(settings: Settings) -> dict[str, Any] | None:
+    """The demo table: the configured clip, else the bundled bar-billiards foul clip, else any."""
+    samples = sorted(settings.media_dirs[-1].glob("*.mp4"))
+    if settings.demo_clip:
+        chosen = Path(settings.demo_clip)
+    else:
+        preferred = [p for p in samples if p.name.startswith("bar-billiards") and "pin" in p.name]
+        chosen = (preferred or [p for p in samples if p.name.startswith("bar-billiards")] or samples or [None])[0]
+        if chosen is None:
+            return None
+    truth_file = chosen.with_suffix(".truth.json")
+    game, table = "bar-billiards", "bar-billiards"
+    if truth_file.is_file():
+        truth = json.loads(truth_file.read_text("utf-8"))
+        game = truth.get("game", game)
+        table = truth.get("table", GAME_TABLE.get(game, table))
+    from tableref.api.pipeline import truth_path_for
+
+    pipeline = "truth" if truth_path_for(chosen) is not None else "vision"
+    return {
+        "id": "demo", "name": f"Demo: {chosen.stem}", "table_kind": table, "game": game,
+        "source": str(chosen), "loop": settings.demo_loop, "calibration": None, "pipeline": pipeline,
+        "options": {}, "created": time.time(),
+    }
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    if settings.database_url and not settings.database_url.startswith("sqlite"):
+        raise UserError("DATABASE_URL: only sqlite:///PATH is supported in this build; PostgreSQL is planned")
+    db_path = settings.database_url.removeprefix("sqlite:///") if settings.database_url else settings.db_path
+    service = Service(settings, resolve_token(settings), Store(db_path), Hub(settings.client_queue))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rows = service.store.tables()
+        if not rows and settings.demo:
+            demo = _demo_row(settings)
+            if demo is not None:
+                service.store.put_table(demo)
+                rows = [demo]
+        for row in rows:
+            service.open_table(row)
+            service.start_runner(row)
+        try:
+            yield
+        finally:
+            for table_id in list(service.runners):
+                await service.stop_runner(table_id)
+            service.store.close()
+
+    app = FastAPI(title="tableref", version="0.1.0", lifespan=lifespan,
+                  description="A camera referee for table games: live fouls, scores and instructions.")
+    app.state.service = service
+
+    def require_token(authorization: str | None = Header(default=None),
+                      x_referee_token: str | None = Header(default=None)) -> None:
+        given = x_referee_token or (authorization.removeprefix("Bearer ").strip() if authorization else None)
+        if given != service.token:
+            raise HTTPException(401, "this needs the referee token (Authorization: Bearer <token>)")
+
+    @app.exception_handler(UserError)
+    async def _user_error(_: Request, exc: UserError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=400)
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "tables": {tid: s.status for tid, s in service.sessions.items()}}
+
+    # -- tables --------------------------------------------------------------------------------
+    @app.get("/api/tables")
+    def list_tables() -> list[dict[str, Any]]:
+        return [{**row, "status": service.sessions[row["id"]].status if row["id"] in service.sessions else None}
+                for row in service.store.tables()]
+
+    @app.post("/api/tables", status_code=201, dependencies=[Depends(require_token)])
+    async def create_table(body: TableIn) -> dict[str, Any]:
+        try:
+            body.check_pair()
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        table_id = body.id or uuid.uuid4().hex[:8]
+        if service.store.table(table_id) is not None:
+            raise HTTPException(409, f"table {table_id!r} exists; PATCH it or choose another id")
+        if body.source:
+            spec = service.media_source(body.source, body.loop)
+            if spec.kind == "file":
+                probe(spec)
+        row = {"id": table_id, "name": body.name, "table_kind": body.table_kind, "game": body.game,
+               "source": body.source, "loop": body.loop, "calibration": body.calibration,
+               "pipeline": body.pipeline, "options": body.options, "created": time.time()}
+        if body.game is not None:
+            from tableref.referee import make_engine
+
+            try:
+                make_engine(body.game, **body.options)
+            except ValueError as exc:
+                raise HTTPException(422, str(exc)) from None
+        service.store.put_table(row)
+        service.open_table(service.store.table(table_id) or row)
+        service.start_runner(service.store.table(table_id) or row)
+        return service.store.table(table_id) or row
+
+    @app.get("/api/tables/{table_id}")
+    def get_table(table_id: str) -> dict[str, Any]:
+        row = service.store.table(table_id)
+        if row is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return {**row, "snapshot": service.session(table_id).snapshot()}
+
+    @app.patch("/api/tables/{table_id}", dependencies=[Depends(require_token)])
+    async def update_table(table_id: str, body: TablePatch) -> dict[str, Any]:
+        row = service.store.table(table_id)
+        if row is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        changes = body.model_dump(exclude_none=True)
+        if "source" in changes:
+            spec = service.media_source(changes["source"], changes.get("loop", row["loop"]))
+            if spec.kind == "file":
+                probe(spec)
+        row.update(changes)
+        service.store.put_table(row)
+        await service.stop_runner(table_id)
+        service.start_runner(row)
+        return row
+
+    @app.delete("/api/tables/{table_id}", status_code=204, dependencies=[Depends(require_token)])
+    async def delete_table(table_id: str) -> Response:
+        if service.store.table(table_id) is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        await service.stop_runner(table_id)
+        service.sessions.pop(table_id, None)
+        service.store.delete_table(table_id)
+        return Response(status_code=204)
+
+    @app.get("/api/tables/{table_id}/state")
+    def table_state(table_id: str) -> dict[str, Any]:
+        return service.session(table_id).snapshot()
+
+    @app.get("/api/tables/{table_id}/spec")
+    def table_spec(table_id: str) -> dict[str, Any]:
+        return load_table_dict(service.session(table_id).table_kind)
+
+    @app.get("/api/tables/{table_id}/input-kinds")
+    def input_kinds(table_id: str) -> list[str]:
+        engine = service.session(table_id).engine
+        return ["undo", *(engine.input_kinds() if engine is not None else ())]
+
+    @app.get("/api/tables/{table_id}/log")
+    def table_log(table_id: str, after: int = Query(0, ge=0), limit: int = Query(1000, ge=1, le=10000),
+                  match: str | None = None) -> list[dict[str, Any]]:
+        service.session(table_id)
+        return [{"seq": r.seq, "kind": r.kind, "t": r.t, "match": r.match_id, **r.body}
+                for r in service.store.log(table_id, after=after, match_id=match, limit=limit)]
+
+    @app.post("/api/tables/{table_id}/inputs", dependencies=[Depends(require_token)])
+    def post_input(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        session = service.session(table_id)
+        try:
+            item = item_from_request(body, session.last_t)
+        except LogFormatError as exc:
+            raise HTTPException(422, str(exc)) from None
+        msgs = session.ingest(item)
+        return {"messages": [m.to_json() for m in msgs]}
+
+    @app.get("/api/tables/{table_id}/frame.jpg")
+    def latest_frame(table_id: str) -> Response:
+        service.session(table_id)
+        runner = service.runners.get(table_id)
+        if runner is None or runner.latest_jpeg is None:
+            raise HTTPException(404, "no frame yet from this table's source")
+        return Response(runner.latest_jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.get("/api/tables/{table_id}/stills/{seq}.jpg")
+    def still(table_id: str, seq: int) -> FileResponse:
+        path = service.settings.stills_dir / service.session(table_id).table_id / f"{seq}.jpg"
+        if not path.is_file():
+            raise HTTPException(404, f"no still for message {seq}")
+        return FileResponse(path, media_type="image/jpeg")
+
+    @app.post("/api/tables/{table_id}/calibration", dependencies=[Depends(require_token)])
+    async def upload_calibration(table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        row = service.store.table(table_id)
+        if row is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        if "homography" not in body or not isinstance(body["homography"], list):
+            raise HTTPException(422, "a calibration needs 'homography' (3x3, table mm to pixels); make one with `tableref calibrate`")
+        row["calibration"] = body
+        service.store.put_table(row)
+        await service.stop_runner(table_id)
+        service.start_runner(row)
+        return {"ok": True}
+
+    @app.get("/api/tables/{table_id}/calibration.jpg")
+    def calibration_snapshot(table_id: str) -> Response:
+        from tableref.api.overlay import calibration_overlay
+
+        session = service.session(table_id)
+        runner = service.runners.get(table_id)
+        row = service.store.table(table_id) or {}
+        if runner is None or runner.latest_jpeg is None:
+            raise HTTPException(404, "no frame yet from this table's source")
+        jpeg = calibration_overlay(runner.latest_jpeg, session.table_kind, row.get("calibration"))
+        return Response(jpeg, media_type="image/jpeg")
+
+    # -- matches -------------------------------------------------------------------------------
+    @app.get("/api/matches")
+    def list_matches() -> list[dict[str, Any]]:
+        return service.store.matches()
+
+    @app.post("/api/matches", status_code=201, dependencies=[Depends(require_token)])
+    def create_match(body: MatchIn) -> dict[str, Any]:
+        for tid in body.table_ids:
+            session = service.session(tid)
+            if session.game != body.game:
+                raise HTTPException(422, f"table {tid!r} plays {session.game}, not {body.game}")
+        if body.format == "all-fours-team" and len(body.table_ids) != 3:
+            raise HTTPException(422, "an All-Fours team match is played on three tables")
+        match_id = body.id or uuid.uuid4().hex[:8]
+        row = {"id": match_id, "table_id": ",".join(body.table_ids) or None, "game": body.game,
+               "players": body.players, "status": "playing", "started": time.time(),
+               "meta": {**body.meta, "format": body.format, "tables": body.table_ids}}
+        service.store.put_match(row)
+        for tid in body.table_ids:
+            session = service.sessions[tid]
+            session.match_id = match_id
+            session.reset(t=session.last_t, reason=f"match {match_id} starts")
+        return service.store.match(match_id) or row
+
+    @app.get("/api/matches/{match_id}")
+    def get_match(match_id: str) -> dict[str, Any]:
+        row = service.store.match(match_id)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r}")
+        tables = row["meta"].get("tables", [])
+        row["tables"] = {tid: service.sessions[tid].snapshot() for tid in tables if tid in service.sessions}
+        return row
+
+    @app.patch("/api/matches/{match_id}", dependencies=[Depends(require_token)])
+    def update_match(match_id: str, body: MatchPatch) -> dict[str, Any]:
+        row = service.store.match(match_id)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r}")
+        if body.status:
+            row["status"] = body.status
+            if body.status == "ended":
+                row["ended"] = time.time()
+                for s in service.sessions.values():
+                    if s.match_id == match_id:
+                        s.match_id = None
+        if body.result is not None:
+            row["result"] = body.result
+        service.store.put_match(row)
+        return row
+
+    @app.get("/api/matches/{match_id}/log")
+    def match_log(match_id: str) -> list[dict[str, Any]]:
+        row = service.store.match(match_id)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r}")
+        out: list[dict[str, Any]] = []
+        for tid in row["meta"].get("tables", []):
+            out.extend({"table": tid, "seq": r.seq, "kind": r.kind, "t": r.t, **r.body}
+                       for r in service.store.log(tid, match_id=match_id))
+        return out
+
+    # -- websocket and page ----------------------------------------------------------------------
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str, since: int | None = None,
+                           token: str | None = None) -> None:
+        session = service.sessions.get(table_id)
+        await serve_table_socket(websocket, session, service.store, service.hub, settings,
+                                 since=since, can_write=token == service.token)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,24 @@
+"""``tableref serve``: the service with uvicorn; with no configuration, a demo table."""
+
+from __future__ import annotations
+
+import argparse
+
+from tableref.errors import UserError
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+    except ImportError:
+        raise UserError("the service needs the 'serve' extra: pip install 'tableref[serve]'") from None
+    from tableref.api.app import create_app
+    from tableref.api.settings import Settings, resolve_token
+
+    settings = Settings.from_env(host=args.host, port=args.port, data_dir=args.data_dir)
+    app = create_app(settings)
+    token = resolve_token(settings)
+    print(f"tableref: serving on http://{settings.host}:{settings.port}/  (data in {settings.data_dir})")
+    print(f"tableref: referee tablet: http://{settings.host}:{settings.port}/#token={token}")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", ws_max_size=settings.max_message_bytes * 4)
+    return 0

@@ -1,0 +1,96 @@
+"""The frame-to-events step a live table runs, behind one small interface.
+
+Two implementations:
+
+* ``vision``: the camera pipeline of ``tableref.vision`` (calibration, detection, tracking,
+  event extraction) — what a venue runs.
+* ``truth``: for a simulated clip with its ``truth.json`` beside it, the true positions and events
+  frame by frame. It exists so the demo and the service tests can check the service (latency,
+  persistence, the tablet) independently of detection quality, and it is labelled as such on
+  the tablet. It never applies to a real camera.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from tableref.errors import UserError
+from tableref.events import TableEvent, from_json
+
+PIPELINES = ("vision", "truth")
+
+
+@dataclass(frozen=True)
+class FrameOutput:
+    events: tuple[TableEvent, ...] = ()
+    positions: dict[str, Any] = field(default_factory=dict)
+
+
+class FramePipeline(Protocol):
+    name: str
+
+    def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput: ...
+
+    def reset(self) -> None: ...
+
+
+def truth_path_for(video: Path) -> Path | None:
+    """``NAME.truth.json`` beside ``NAME.mp4``, or ``truth.json`` beside ``video.mp4``."""
+    for candidate in (video.with_suffix(".truth.json"), video.parent / "truth.json"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+class TruthReplay:
+    """Positions and events from a simulated clip's truth file, keyed by frame index."""
+
+    name = "truth"
+
+    def __init__(self, truth_file: Path) -> None:
+        try:
+            truth = json.loads(truth_file.read_text("utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"cannot read the truth file {str(truth_file)!r}: {exc}") from None
+        self.fps = float(truth.get("fps", 30.0))
+        self._states: list[list[dict[str, Any]]] = truth.get("states", [])
+        self._events: dict[int, list[TableEvent]] = {}
+        for raw in truth.get("events", []):
+            event = from_json(raw)
+            assert isinstance(event, TableEvent)
+            frame = event.frame if event.frame is not None else round(event.t * self.fps)
+            self._events.setdefault(frame, []).append(event)
+
+    def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput:
+        positions: dict[str, Any] = {}
+        if 0 <= index < len(self._states):
+            for obj in self._states[index]:
+                if obj.get("status", "on_table") in ("on_table", "fallen"):
+                    positions[obj["id"]] = {k: obj[k] for k in ("x", "y", "kind", "status", "label") if k in obj}
+        return FrameOutput(tuple(self._events.get(index, ())), positions)
+
+    def reset(self) -> None:
+        """Nothing to reset: the truth is indexed by frame."""
+
+
+def make_pipeline(kind: str, table_kind: str, source: Path | None,
+                  calibration: dict[str, Any] | None = None) -> FramePipeline:
+    """Build the pipeline a table asks for; a clear ``UserError`` when it cannot run."""
+    if kind == "truth":
+        truth = truth_path_for(source) if source is not None else None
+        if truth is None:
+            raise UserError("the 'truth' pipeline needs a simulated clip with NAME.truth.json beside it")
+        return TruthReplay(truth)
+    if kind == "vision":
+        try:
+            from tableref.vision.pipeline import VisionPipeline  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            raise UserError("the vision pipeline is not installed in this build; use pipeline 'truth' for a simulated clip") from None
+        pipeline: FramePipeline = VisionPipeline.for_service(table_kind, calibration, source)
+        return pipeline
+    raise UserError(f"unknown pipeline {kind!r}; accepted: {', '.join(PIPELINES)}")

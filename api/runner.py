@@ -1,0 +1,129 @@
+"""Runs one table: frames from its source, through its pipeline, into its session.
+
+A video file plays in real time (frame ``t`` is due at ``start + t``), so the demo behaves like a
+live camera and latency figures mean something. Reading and processing a frame happen in a worker
+thread; everything that touches the session (referee, store, hub) happens on the event loop, so
+one slow table never corrupts another's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from tableref.api.pipeline import FramePipeline, make_pipeline
+from tableref.api.session import TableSession
+from tableref.api.sources import Frame, SourceSpec, file_frames, live_frames
+from tableref.errors import UserError
+
+log = logging.getLogger("tableref.runner")
+
+
+def encode_jpeg(image: np.ndarray, quality: int = 80, max_width: int = 960) -> bytes:
+    """JPEG for the tablet, downscaled: a tablet needs a picture, not every pixel."""
+    h, w = image.shape[:2]
+    if w > max_width:
+        image = cv2.resize(image, (max_width, round(h * max_width / w)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return buf.tobytes() if ok else b""
+
+
+class TableRunner:
+    """The frame loop of one table; ``start()`` schedules it, ``stop()`` ends it."""
+
+    def __init__(self, session: TableSession, spec: SourceSpec, pipeline_kind: str,
+                 calibration: dict[str, Any] | None = None, speed: float = 1.0,
+                 frame_interval: float = 0.2) -> None:
+        self.session = session
+        self.spec = spec
+        self.pipeline_kind = pipeline_kind
+        self.calibration = calibration
+        self.speed = speed
+        self.frame_interval = frame_interval
+        self.latest_jpeg: bytes | None = None
+        self.frames_seen = 0
+        self._stop = False
+        self._task: asyncio.Task[None] | None = None
+        #: frame due time (monotonic) per event, for the latency benchmark
+        self.due: dict[int, float] = {}
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.session.table_id}")
+
+    async def stop(self) -> None:
+        self._stop = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def _frames(self) -> Iterator[Frame]:
+        if self.spec.kind == "file":
+            return file_frames(self.spec)
+        return live_frames(self.spec, self._status_from_thread, lambda: self._stop)
+
+    def _status_from_thread(self, **status: Any) -> None:
+        loop = self._loop
+        loop.call_soon_threadsafe(lambda: self.session.set_status(**status))
+
+    async def _run(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        try:
+            pipeline = make_pipeline(self.pipeline_kind, self.session.table_kind,
+                                     Path(self.spec.target) if self.spec.kind == "file" else None, self.calibration)
+        except UserError as exc:
+            self.session.set_status(state="error", error=str(exc))
+            return
+        self.session.pipeline = pipeline.name
+        first = True
+        while not self._stop:
+            if not first:
+                self.session.reset(t=0.0, reason="the demo clip starts again")
+                pipeline.reset()
+            first = False
+            self.session.set_status(state="playing", source=self.spec.target, pipeline=pipeline.name)
+            await self._play(pipeline)
+            if not (self.spec.kind == "file" and self.spec.loop):
+                break
+        self.session.set_status(state="stopped")
+
+    async def _play(self, pipeline: FramePipeline) -> None:
+        frames = self._frames()
+        start = time.monotonic()
+        last_jpeg_t = -1.0
+        done = object()
+        while not self._stop:
+            frame = await asyncio.to_thread(next, frames, done)
+            if frame is done:
+                return
+            assert isinstance(frame, Frame)
+            if self.spec.kind == "file":
+                due = start + frame.t / self.speed
+                delay = due - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+            else:
+                due = time.monotonic()
+            out = await asyncio.to_thread(pipeline.process, frame.image, frame.index, frame.t)
+            self.frames_seen += 1
+            image = frame.image
+            still = functools.partial(encode_jpeg, image)
+            for event in out.events:
+                for m in self.session.ingest(event, still=still):
+                    self.due[m.seq] = due
+            while len(self.due) > 10_000:
+                self.due.pop(next(iter(self.due)))
+            if out.positions:
+                self.session.publish_positions(frame.t, frame.index, out.positions)
+            if frame.t - last_jpeg_t >= self.frame_interval:
+                last_jpeg_t = frame.t
+                self.latest_jpeg = await asyncio.to_thread(encode_jpeg, image)

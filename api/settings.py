@@ -1,0 +1,75 @@
+"""Service settings from flags and environment, with defaults that make ``tableref serve`` a demo."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BUNDLED_SAMPLES = REPO_ROOT / "sample_videos"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service needs; ``from_env`` reads ``TABLEREF_*`` variables.
+
+    ``media_dirs``: the only folders a file source may come from (the bundled samples included),
+    so a table configuration cannot make the service read arbitrary files.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("tableref-data")
+    token: str = ""
+    media_dirs: tuple[Path, ...] = (BUNDLED_SAMPLES,)
+    demo: bool = True
+    demo_clip: str | None = None
+    demo_loop: bool = True
+    max_message_bytes: int = 16_384
+    max_messages_per_second: float = 20.0
+    client_queue: int = 256
+    heartbeat_s: float = 10.0
+    playback_speed: float = 1.0
+    database_url: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def db_path(self) -> Path:
+        return self.data_dir / "tableref.sqlite3"
+
+    @property
+    def stills_dir(self) -> Path:
+        return self.data_dir / "stills"
+
+    @staticmethod
+    def from_env(host: str | None = None, port: int | None = None, data_dir: str | None = None) -> Settings:
+        env = os.environ
+        data = Path(data_dir or env.get("TABLEREF_DATA_DIR", "tableref-data"))
+        media = [Path(p) for p in env.get("TABLEREF_MEDIA_DIR", "").split(os.pathsep) if p]
+        return Settings(
+            host=host or env.get("TABLEREF_HOST", "127.0.0.1"),
+            port=int(port if port is not None else env.get("TABLEREF_PORT", "8000")),
+            data_dir=data,
+            token=env.get("TABLEREF_TOKEN", ""),
+            media_dirs=(*media, BUNDLED_SAMPLES),
+            demo=env.get("TABLEREF_DEMO", "1") not in ("0", "false", "no"),
+            demo_clip=env.get("TABLEREF_DEMO_CLIP") or None,
+            playback_speed=float(env.get("TABLEREF_SPEED", "1.0")),
+            database_url=env.get("DATABASE_URL") or None,
+        )
+
+
+def resolve_token(settings: Settings) -> str:
+    """The referee token: configured, or made once and kept in the data folder (0600)."""
+    if settings.token:
+        return settings.token
+    path = settings.data_dir / "referee-token"
+    if path.is_file():
+        return path.read_text("utf-8").strip()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(18)
+    path.write_text(token + "\n", "utf-8")
+    path.chmod(0o600)
+    return token

@@ -1,0 +1,214 @@
+// The referee tablet: live table, scoreboard, foul banner with still, inputs, undo, log.
+// Plain JS, no build step. Talks to /ws/tables/{id} (snapshot, catch-up by sequence number, live)
+// and posts nothing over HTTP except through the websocket (inputs need the referee token).
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const state = { table: null, spec: null, ws: null, seq: null, snapshot: null, positions: {},
+                scores: {}, lastFoul: null, retry: 0, kinds: [], turn: null, breakPts: null };
+
+function token() {
+  const m = location.hash.match(/token=([^&]+)/);
+  if (m) { localStorage.setItem("tableref-token", decodeURIComponent(m[1])); }
+  return localStorage.getItem("tableref-token") || "";
+}
+
+async function getJSON(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: ${r.status}`);
+  return r.json();
+}
+
+async function init() {
+  $("token").value = token();
+  const tables = await getJSON("/api/tables");
+  const sel = $("table-select");
+  sel.innerHTML = "";
+  for (const t of tables) {
+    const o = document.createElement("option");
+    o.value = t.id; o.textContent = t.name || t.id; sel.appendChild(o);
+  }
+  sel.onchange = () => openTable(sel.value);
+  if (tables.length) openTable(tables[0].id);
+  else $("conn").textContent = "no tables configured";
+}
+
+async function openTable(id) {
+  if (state.ws) { state.ws.onclose = null; state.ws.close(); }
+  Object.assign(state, { table: id, seq: null, positions: {}, scores: {}, lastFoul: null });
+  $("log").innerHTML = "";
+  state.spec = await getJSON(`/api/tables/${id}/spec`);
+  try { state.kinds = await getJSON(`/api/tables/${id}/input-kinds`); } catch (e) { state.kinds = []; }
+  fillKinds();
+  connect();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = new URLSearchParams();
+  if (state.seq !== null) q.set("since", state.seq);
+  if (token()) q.set("token", token());
+  const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${state.table}?${q}`);
+  state.ws = ws;
+  ws.onopen = () => { state.retry = 0; setPill("conn", "live", "ok"); };
+  ws.onmessage = (ev) => handle(JSON.parse(ev.data));
+  ws.onclose = () => {
+    setPill("conn", "reconnecting…", "warn");
+    const delay = Math.min(10000, 500 * 2 ** state.retry++);
+    setTimeout(connect, delay);
+  };
+}
+
+function setPill(id, text, cls) { const el = $(id); el.textContent = text; el.className = "pill " + (cls || ""); }
+
+function handle(m) {
+  if (m.type === "snapshot") {
+    state.snapshot = m; state.seq = m.seq; state.scores = m.scores || {}; state.positions = m.positions || {};
+    setPill("role", m.can_write ? "referee" : "spectator", m.can_write ? "ok" : "");
+    $("pipeline").textContent = m.pipeline === "truth" ? "demo: positions and events from the clip's truth file" : (m.pipeline ? `pipeline: ${m.pipeline}` : "");
+    showStatus(m.status); renderScores(); draw();
+    return;
+  }
+  if (m.seq !== undefined && m.type !== "positions" && m.type !== "heartbeat" && m.type !== "status") state.seq = Math.max(state.seq || 0, m.seq);
+  switch (m.type) {
+    case "positions": state.positions = m.objects || {}; draw(); break;
+    case "status": showStatus(m.status); break;
+    case "update": onUpdate(m); break;
+    case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
+    case "notice": addLog(m.text || "notice"); if (m.reset) { state.scores = {}; renderScores(); hideFoul(); } break;
+    case "event": addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`); break;
+    case "input": addLog(`input: ${m.input}`); break;
+    case "error": addLog(`error: ${m.error}`, "question"); break;
+    default: break;
+  }
+}
+
+function eventText(e) {
+  return [e.objects ? e.objects.join(" ") : "", e.where || ""].join(" ").trim() || "";
+}
+
+function showStatus(s) {
+  if (!s) return;
+  const text = s.state === "reconnecting" ? `source lost: retry ${s.attempt} in ${s.retry_in}s` : (s.error || s.state || "");
+  setPill("source", text, s.state === "playing" ? "ok" : (s.state === "error" ? "bad" : "warn"));
+}
+
+function onUpdate(u) {
+  if (u.scores) { state.scores = u.scores; renderScores(); }
+  if (u.kind === "foul") {
+    state.lastFoul = u;
+    $("foul-clause").textContent = u.clause ? `(rule ${u.clause})` : "";
+    $("foul-text").textContent = u.text;
+    const img = $("foul-still");
+    if (u.still) { img.src = u.still; img.hidden = false; } else { img.hidden = true; }
+    $("foul").hidden = false;
+    addLog(`FOUL ${u.clause || ""}: ${u.text}`, "foul");
+  } else if (u.kind === "instruction") {
+    const d = document.createElement("div"); d.className = "instr"; d.textContent = u.text;
+    $("instructions").prepend(d);
+    while ($("instructions").children.length > 3) $("instructions").lastChild.remove();
+    addLog(u.text);
+  } else if (u.kind === "score" || u.kind === "break_banked" || u.kind === "break_lost") {
+    addLog(u.text, "score");
+  } else if (u.kind === "break") {
+    $("break").textContent = u.text;
+  } else if (u.kind === "turn") {
+    state.turn = u.player; renderScores(); addLog(u.text);
+  } else {
+    addLog(u.text);
+  }
+}
+
+function renderScores() {
+  const box = $("scoreboard"); box.innerHTML = "";
+  const names = Object.keys(state.scores);
+  if (!names.length) { box.innerHTML = '<div class="score"><div class="who">score</div><div class="pts">0</div></div>'; return; }
+  for (const who of names) {
+    const d = document.createElement("div");
+    d.className = "score" + (state.turn === who ? " turn" : "");
+    d.innerHTML = `<div class="who"></div><div class="pts"></div>`;
+    d.querySelector(".who").textContent = who; d.querySelector(".pts").textContent = state.scores[who];
+    box.appendChild(d);
+  }
+}
+
+function addLog(text, cls) {
+  const li = document.createElement("li"); li.textContent = text; if (cls) li.className = cls;
+  const log = $("log"); log.prepend(li);
+  while (log.children.length > 200) log.lastChild.remove();
+}
+
+function hideFoul() { $("foul").hidden = true; }
+function showQuestion(q) { $("question-text").textContent = q; $("question").hidden = false; }
+
+function send(obj) {
+  if (!state.ws || state.ws.readyState !== 1) { addLog("not connected", "question"); return; }
+  state.ws.send(JSON.stringify(obj));
+}
+
+function fillKinds() {
+  const sel = $("input-kind"); sel.innerHTML = "";
+  for (const k of state.kinds) { const o = document.createElement("option"); o.value = o.textContent = k; sel.appendChild(o); }
+  const quick = $("game-inputs"); quick.innerHTML = "";
+  const row = document.createElement("div"); row.className = "row";
+  for (const k of state.kinds.filter((k) => !["overrule", "undo"].includes(k)).slice(0, 8)) {
+    const b = document.createElement("button"); b.textContent = k.replace(/_/g, " ");
+    b.onclick = () => send({ input: k }); row.appendChild(b);
+  }
+  quick.appendChild(row);
+}
+
+// -- drawing the table from its spec (table mm) ------------------------------------------------
+const COLOURS = { white: "#f4f4f0", red: "#d22", black: "#222", queen: "#e0245e", striker: "#c8d8ff",
+  "ball-0": "#fafafa", "ball-1": "#f5c518", "ball-2": "#1f4fd1", "ball-3": "#d32", "ball-4": "#6a2c91",
+  "ball-5": "#f07f16", "ball-6": "#167a3d", "ball-7": "#7a1f1f", "ball-8": "#111", "ball-9": "#f5c518",
+  "ball-10": "#1f4fd1", "ball-11": "#d32", "ball-12": "#6a2c91", "ball-13": "#f07f16", "ball-14": "#167a3d", "ball-15": "#7a1f1f" };
+
+function draw() {
+  const spec = state.spec; if (!spec) return;
+  const c = $("table"); const g = c.getContext("2d");
+  const pad = 20, W = c.width - 2 * pad, H = c.height - 2 * pad;
+  const s = Math.min(W / spec.length_mm, H / spec.width_mm);
+  const ox = pad + (W - spec.length_mm * s) / 2, oy = pad + (H - spec.width_mm * s) / 2;
+  const X = (x) => ox + x * s, Y = (y) => oy + y * s;
+  g.fillStyle = "#3b2a1a"; g.fillRect(ox - 14, oy - 14, spec.length_mm * s + 28, spec.width_mm * s + 28);
+  const [r, gg, b] = spec.cloth_colour || [40, 110, 60];
+  g.fillStyle = `rgb(${r},${gg},${b})`; g.fillRect(X(0), Y(0), spec.length_mm * s, spec.width_mm * s);
+  g.strokeStyle = "rgba(255,255,255,.5)"; g.lineWidth = 1.5;
+  if (spec.baulk_x) { g.beginPath(); g.moveTo(X(spec.baulk_x), Y(0)); g.lineTo(X(spec.baulk_x), Y(spec.width_mm)); g.stroke(); }
+  if (spec.d_centre && spec.d_radius) { g.beginPath(); g.arc(X(spec.d_centre[0]), Y(spec.d_centre[1]), spec.d_radius * s, Math.PI / 2, 1.5 * Math.PI); g.stroke(); }
+  for (const bl of spec.baselines || []) for (const line of [bl.front, bl.back]) { g.beginPath(); g.moveTo(X(line[0][0]), Y(line[0][1])); g.lineTo(X(line[1][0]), Y(line[1][1])); g.stroke(); }
+  if (spec.centre_circle_radius) { g.beginPath(); g.arc(X(spec.length_mm / 2), Y(spec.width_mm / 2), spec.centre_circle_radius * s, 0, 7); g.stroke(); }
+  if (spec.board) { g.strokeRect(X(spec.board[0][0]), Y(spec.board[0][1]), (spec.board[1][0] - spec.board[0][0]) * s, (spec.board[1][1] - spec.board[0][1]) * s); }
+  g.font = "11px system-ui"; g.textAlign = "center";
+  for (const h of spec.holes || []) {
+    g.fillStyle = "#050505"; g.beginPath(); g.arc(X(h.x), Y(h.y), Math.max(3, h.radius * s), 0, 7); g.fill();
+    if (h.value) { g.fillStyle = "#fff"; g.fillText(String(h.value), X(h.x), Y(h.y) - h.radius * s - 4); }
+  }
+  for (const [id, o] of Object.entries(state.positions)) {
+    const rad = (spec.object_radius && (spec.object_radius[o.kind] || spec.object_radius.ball)) || 14;
+    if (o.kind === "card") { g.fillStyle = "#fff"; g.fillRect(X(o.x) - 31 * s, Y(o.y) - 44 * s, 63 * s, 88 * s); g.fillStyle = "#000"; g.fillText(o.label || id.replace("card-", ""), X(o.x), Y(o.y)); continue; }
+    if (o.kind === "pin") { g.fillStyle = o.status === "fallen" ? "#888" : "#ddd"; g.beginPath(); g.arc(X(o.x), Y(o.y), Math.max(3, 11 * s), 0, 7); g.fill(); continue; }
+    g.fillStyle = COLOURS[o.label] || COLOURS[id] || COLOURS[o.kind] || "#eee";
+    g.beginPath(); g.arc(X(o.x), Y(o.y), Math.max(4, rad * s), 0, 7); g.fill();
+    g.strokeStyle = "rgba(0,0,0,.5)"; g.stroke();
+    if (/^ball-(9|1[0-5])$/.test(o.label || id)) { g.fillStyle = "#fff"; g.fillRect(X(o.x) - rad * s, Y(o.y) - rad * s * 0.35, 2 * rad * s, rad * s * 0.7); }
+  }
+}
+
+// -- wiring --------------------------------------------------------------------------------------
+$("foul-confirm").onclick = hideFoul;
+$("foul-overrule").onclick = () => { send({ input: "overrule" }); hideFoul(); };
+$("overrule").onclick = () => send({ input: "overrule" });
+$("undo").onclick = () => send({ input: "undo" });
+$("question-ok").onclick = () => { $("question").hidden = true; };
+$("input-send").onclick = () => {
+  let data = {};
+  const raw = $("input-data").value.trim();
+  if (raw) { try { data = JSON.parse(raw); } catch (e) { addLog("input data must be JSON", "question"); return; } }
+  send({ ...data, input: $("input-kind").value });
+};
+$("token-save").onclick = () => { localStorage.setItem("tableref-token", $("token").value.trim()); openTable(state.table); };
+$("show-camera").onchange = (e) => { $("camera").hidden = !e.target.checked; };
+setInterval(() => { if (!$("camera").hidden && state.table) $("camera").src = `/api/tables/${state.table}/frame.jpg?${Date.now()}`; }, 500);
+init().catch((e) => setPill("conn", String(e), "bad"));

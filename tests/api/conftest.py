@@ -1,0 +1,67 @@
+"""Fixtures for the service: a fake engine, a tiny clip with a truth file, a real uvicorn server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tableref import referee
+
+
+@pytest.fixture(autouse=True)
+def counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the fake engine under the name 'counting' (tests that need a real game say so)."""
+    monkeypatch.setitem(referee.ENGINES, "counting", "tests.api.fake_engine:CountingEngine")
+
+
+def make_clip(folder: Path, name: str = "clip", frames: int = 45, fps: float = 30.0,
+              events: list[dict] | None = None, game: str = "bar-billiards") -> Path:
+    """A small real video file plus ``NAME.truth.json`` with the given events."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.mp4"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (160, 96))
+    for i in range(frames):
+        img = np.full((96, 160, 3), (40, 110, 60), np.uint8)
+        cv2.circle(img, (10 + i * 3 % 140, 48), 6, (240, 240, 240), -1)
+        writer.write(img)
+    writer.release()
+    states = [[{"id": "red", "kind": "red", "x": 500.0 + i, "y": 300.0, "status": "on_table"}] for i in range(frames)]
+    truth = {"game": game, "table": "bar-billiards", "fps": fps, "states": states, "events": events or []}
+    path.with_suffix(".truth.json").write_text(json.dumps(truth))
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running_server(app: object, port: int) -> Iterator[str]:
+    """A real uvicorn server on 127.0.0.1 in a thread; stops when the block ends."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")  # type: ignore[arg-type]
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)

@@ -1,0 +1,154 @@
+"""The service on a real uvicorn server (127.0.0.1), talked to with a real websocket client."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from tableref.api.app import create_app
+from tableref.api.settings import Settings
+
+from .conftest import free_port, make_clip, running_server
+
+TOKEN = "test-referee-token"
+FOUL_EVENTS = [
+    {"t": 0.2, "frame": 6, "type": "pot", "objects": ["red"], "where": "hole-100"},
+    {"t": 0.5, "frame": 15, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
+    {"t": 0.8, "frame": 24, "type": "pot", "objects": ["white-1"], "where": "hole-10-left"},
+]
+
+
+def _settings(tmp_path: Path, clip: Path, loop: bool = False) -> Settings:
+    return Settings(data_dir=tmp_path / "data", token=TOKEN, media_dirs=(clip.parent,), demo_clip=str(clip),
+                    demo_loop=loop, heartbeat_s=0.5)
+
+
+def _receive_until(ws: ClientConnection, pred: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
+        except TimeoutError:
+            break
+        got.append(msg)
+        if pred(msg, got):
+            return got
+    raise AssertionError(f"condition not met; received {[m.get('type') for m in got]}")
+
+
+@pytest.fixture()
+def clip(tmp_path: Path) -> Path:
+    return make_clip(tmp_path / "media", events=FOUL_EVENTS, game="counting")
+
+
+def test_demo_table_fouls_arrive_with_rule_and_still(tmp_path: Path, clip: Path) -> None:
+    port = free_port()
+    with running_server(create_app(_settings(tmp_path, clip)), port) as host, \
+            connect(f"ws://{host}/ws/tables/demo") as ws:
+        snap = json.loads(ws.recv(timeout=10))
+        assert snap["type"] == "snapshot" and snap["can_write"] is False
+        got = _receive_until(ws, lambda m, _: m.get("kind") == "foul")
+        foul = got[-1]
+        assert foul["clause"] == "3b(a)" and foul["seq"] > snap["seq"]
+        still = httpx.get(f"http://{host}{foul['still']}", timeout=10)
+        assert still.status_code == 200 and still.content[:2] == b"\xff\xd8"
+        assert any(m["type"] == "positions" for m in got)
+
+
+def test_a_reconnect_with_its_sequence_number_loses_nothing(tmp_path: Path, clip: Path) -> None:
+    port = free_port()
+    with running_server(create_app(_settings(tmp_path, clip)), port) as host:
+        with connect(f"ws://{host}/ws/tables/demo") as ws:
+            snap = json.loads(ws.recv(timeout=10))
+            first = _receive_until(ws, lambda m, _: m.get("type") == "event")
+            last_seen = max(m["seq"] for m in first if m["type"] not in ("positions", "heartbeat", "status"))
+        # Meanwhile the clip plays on; wait until the whole log is written.
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            log = httpx.get(f"http://{host}/api/tables/demo/log", timeout=10).json()
+            if sum(1 for r in log if r["kind"] == "event") == len(FOUL_EVENTS):
+                break
+            time.sleep(0.1)
+        with connect(f"ws://{host}/ws/tables/demo?since={last_seen}") as ws:
+            snap2 = json.loads(ws.recv(timeout=10))
+            replayed = [json.loads(ws.recv(timeout=10)) for _ in range(snap2["seq"] - last_seen)]
+        expected = [r["seq"] for r in log if r["seq"] > last_seen]
+        assert [m["seq"] for m in replayed] == expected and all(m["replayed"] for m in replayed)
+        assert snap["seq"] <= last_seen
+
+
+def test_writes_without_the_token_are_refused(tmp_path: Path, clip: Path) -> None:
+    port = free_port()
+    with running_server(create_app(_settings(tmp_path, clip)), port) as host:
+        r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"}, timeout=10)
+        assert r.status_code == 401 and "referee token" in r.json()["detail"]
+        r = httpx.post(f"http://{host}/api/tables", json={"table_kind": "pool"}, timeout=10)
+        assert r.status_code == 401
+        with connect(f"ws://{host}/ws/tables/demo") as ws:
+            json.loads(ws.recv(timeout=10))
+            ws.send(json.dumps({"input": "overrule"}))
+            err = _receive_until(ws, lambda m, _: m["type"] == "error")[-1]
+            assert "read-only" in err["error"]
+        r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
+                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert r.status_code == 200
+
+
+def test_a_killed_and_restarted_server_serves_identical_match_state(tmp_path: Path, clip: Path) -> None:
+    settings = _settings(tmp_path, clip)
+    port = free_port()
+    with running_server(create_app(settings), port) as host:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            state = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+            if state["status"].get("state") == "stopped":
+                break
+            time.sleep(0.1)
+        httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
+                   headers={"X-Referee-Token": TOKEN}, timeout=10)
+        before = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+    assert before["scores"] == {"A": 2}
+    port = free_port()
+    settings_again = Settings(data_dir=settings.data_dir, token=TOKEN, media_dirs=settings.media_dirs,
+                              demo_clip=None, heartbeat_s=0.5)
+    app = create_app(settings_again)
+    # The restarted server must not replay the clip over the stored match: give it no source.
+    app.state.service.store.put_table({**app.state.service.store.table("demo"), "source": None})
+    with running_server(app, port) as host:
+        after = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+    for key in ("scores", "state", "seq", "outcome"):
+        assert after[key] == before[key], key
+
+
+def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Path, clip: Path) -> None:
+    port = free_port()
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with running_server(create_app(_settings(tmp_path, clip)), port) as host:
+        base = f"http://{host}"
+        r = httpx.get(f"{base}/api/tables/nope/state", timeout=10)
+        assert r.status_code == 404 and "no table 'nope'" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables", json={"table_kind": "snooker"}, headers=auth, timeout=10)
+        assert r.status_code == 422 and "accepted: bar-billiards, pool, carrom, cards" in r.text
+        r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "source": "missing.mp4"}, headers=auth, timeout=10)
+        assert r.status_code == 400 and "not found" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "source": "/etc/passwd"}, headers=auth, timeout=10)
+        assert r.status_code == 400 and "media folder" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", content=b"{not json", headers={**auth, "content-type": "application/json"}, timeout=10)
+        assert r.status_code == 422
+        with connect(f"ws://{host}/ws/tables/demo?token={TOKEN}") as ws:
+            json.loads(ws.recv(timeout=10))
+            ws.send("{oops")
+            assert "not valid JSON" in _receive_until(ws, lambda m, _: m["type"] == "error")[-1]["error"]
+            ws.send(json.dumps({"input": "x", "pad": "y" * 20000}))
+            assert "too large" in _receive_until(ws, lambda m, _: m["type"] == "error")[-1]["error"]
+            ws.send(json.dumps({"input": "nonsense"}))
+            got = _receive_until(ws, lambda m, _: m["type"] == "question")
+            assert "unknown input 'nonsense'" in got[-1]["question"]
+        assert httpx.get(f"{base}/health", timeout=10).json()["ok"] is True
