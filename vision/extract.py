@@ -1,0 +1,422 @@
+"""Event extraction: tracks over time become the table events of DESIGN.md.
+
+``EventExtractor.update(tracks) -> list[TableEvent]`` is called once a frame. It keeps one small
+state machine: the table is *at rest* or *in a shot*.
+
+* At rest, a ball that suddenly moves fast starts a shot (``shot_start``, dated to the frame it
+  left its rest position, with every object's position). Objects appearing, vanishing or jumping
+  while nothing rolls are hands at work: ``placed``, ``removed``, ``moved``.
+* In a shot, collisions and cushions are found from the *change* of velocity between frames, not
+  from one frame's distances: at 30 fps a fast ball travels 100 mm or more per frame, so the
+  moment of contact is almost never on a frame. Each candidate is checked by extrapolating the
+  previous frame's motion: two balls whose straight paths come within touching distance during
+  the frame, and whose velocities changed, touched; a ball whose path reaches a cushion and whose
+  velocity into it reversed, hit that cushion. Pots, balls off the table, baulk entries, pins
+  falling and the carrom striker crossing its baseline are read from the tracks.
+* When nothing has moved more than ``rest_speed`` for ``rest_s`` seconds, ``at_rest`` closes the
+  shot with every position. A ball that drops into a hole later is still reported (``late``).
+
+Debounce and hysteresis are named parameters (see :class:`ExtractorParams`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from tableref.calibration.spec import Cushion, TableSpec
+from tableref.events import EventType, TableEvent
+from tableref.vision.tracker import Track, Tracks, TrackStatus
+
+
+@dataclass(frozen=True)
+class ExtractorParams:
+    """Thresholds of the event extractor and what each one trades.
+
+    * ``start_speed``: speed (mm/s) a resting ball must reach to start a shot. Lower catches the
+      softest touches; higher ignores tracking jitter and a ball nudged by hand.
+    * ``rest_speed`` and ``rest_s``: everything slower than this for this long is at rest. A longer
+      window avoids closing a shot while a slow ball is still creeping (and the referee then
+      judging early); a shorter one reports the end of the shot sooner.
+    * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
+      the sum of radii; covers detection noise. Larger finds glancing kisses, smaller avoids
+      near-misses counted as contacts.
+    * ``turn_deg`` and ``speed_change``: how much a velocity must turn, or its speed change
+      (fraction), for a collision to be believed. Guards against noise on straight rolls.
+    * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
+      touching before a new contact between them is reported.
+    * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
+    * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
+    * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
+    * ``pin_moved_mm``: a standing pin this far from its spot after a shot has moved.
+    """
+
+    start_speed: float = 250.0
+    rest_speed: float = 25.0
+    rest_s: float = 0.4
+    contact_tol_mm: float = 6.0
+    turn_deg: float = 12.0
+    speed_change: float = 0.15
+    separation_mm: float = 8.0
+    cushion_tol_mm: float = 10.0
+    moved_mm: float = 25.0
+    pin_confirm_frames: int = 3
+    pin_moved_mm: float = 8.0
+
+
+@dataclass
+class _Prev:
+    x: float
+    y: float
+    vx: float
+    vy: float
+    t: float
+
+
+@dataclass
+class _ShotState:
+    struck: str | None = None
+    start_t: float = 0.0
+    touching: set[tuple[str, str]] = field(default_factory=set)
+    armed: set[str] = field(default_factory=set)
+    crossed: set[str] = field(default_factory=set)
+    quiet_since: float | None = None
+
+
+class EventExtractor:
+    """Turns :class:`Tracks` into :class:`TableEvent` lists for one table (see module docstring)."""
+
+    def __init__(self, spec: TableSpec, params: ExtractorParams | None = None, shooter_seat: str = "south") -> None:
+        self.spec = spec
+        self.p = params or ExtractorParams()
+        self.shooter_seat = shooter_seat
+        self.in_shot = False
+        self._shot = _ShotState()
+        self._prev: dict[str, _Prev] = {}
+        self._rest_pos: dict[str, tuple[float, float]] = {}
+        self._pins_fallen: set[str] = set()
+        self._pin_fallen_frames: dict[str, int] = {}
+        self._pin_moved: dict[str, tuple[float, float]] = {}
+        self._off: dict[str, float] = {}
+        self._frame_t: dict[int, float] = {}
+        self._last_t = 0.0
+        self._cushions: tuple[Cushion, ...] = spec.cushions
+
+    # -- the verb -------------------------------------------------------------------------------
+    def update(self, tracks: Tracks) -> list[TableEvent]:
+        t, frame = tracks.t, tracks.frame
+        self._frame_t[frame] = t
+        if len(self._frame_t) > 600:
+            for old in sorted(self._frame_t)[:-300]:
+                del self._frame_t[old]
+        events: list[TableEvent] = []
+        balls = [tr for tr in tracks.tracks if not tr.group.startswith("pin")]
+        pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
+        visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
+        if not self.in_shot:
+            events += self._maybe_start(visible, t, frame)
+            if not self.in_shot:
+                events += self._hand_changes(balls, t, frame)
+        if self.in_shot:
+            events += self._contacts(visible, t, frame)
+            events += self._cushion_hits(visible, t, frame)
+            events += self._baulk(visible, t, frame)
+            events += self._baseline(visible, t, frame)
+        events += self._ends(balls, t, frame)
+        events += self._pins(pins, t, frame)
+        if self.in_shot:
+            events += self._maybe_rest(visible, pins, t, frame)
+        for tr in visible:
+            self._prev[tr.id] = _Prev(tr.x, tr.y, tr.vx, tr.vy, t)
+        self._last_t = t
+        return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
+
+    # -- shot start and rest --------------------------------------------------------------------
+    def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
+                  and tr.id in self._prev]
+        if not movers:
+            for tr in visible:
+                if tr.speed < self.p.rest_speed:
+                    self._rest_pos[tr.id] = (tr.x, tr.y)
+            return []
+        struck = max(movers, key=lambda tr: tr.speed)
+        self.in_shot = True
+        self._shot = _ShotState(struck=struck.id, start_t=self._prev[struck.id].t)
+        start = self._rest_pos.get(struck.id, (self._prev[struck.id].x, self._prev[struck.id].y))
+        positions = {tr.id: [round(x, 1) for x in self._rest_pos.get(tr.id, (tr.x, tr.y))] for tr in visible}
+        self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
+        start_frame = frame - 1 if frame > 0 else frame
+        return [TableEvent(t=self._prev[struck.id].t, frame=start_frame, type=EventType.SHOT_START,
+                           objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
+                                                       "positions": positions})]
+
+    def _maybe_rest(self, visible: list[Track], pins: list[Track], t: float, frame: int) -> list[TableEvent]:
+        moving = [tr for tr in visible if tr.speed > self.p.rest_speed]
+        if moving:
+            self._shot.quiet_since = None
+            return []
+        if self._shot.quiet_since is None:
+            self._shot.quiet_since = t
+            self._quiet_frame = frame
+        if t - self._shot.quiet_since < self.p.rest_s:
+            return []
+        self.in_shot = False
+        positions: dict[str, list[float]] = {tr.id: [round(tr.x, 1), round(tr.y, 1)] for tr in visible}
+        for pin in pins:
+            if pin.status in (TrackStatus.VISIBLE, TrackStatus.MISSING):
+                positions[pin.id] = [round(pin.x, 1), round(pin.y, 1)]
+        events = [TableEvent(t=self._shot.quiet_since, frame=self._quiet_frame, type=EventType.AT_REST,
+                             objects=tuple(sorted(positions)), data={"positions": positions})]
+        events += self._pin_moves(pins, self._shot.quiet_since, self._quiet_frame)
+        for tr in visible:
+            self._rest_pos[tr.id] = (tr.x, tr.y)
+        return events
+
+    # -- contacts ---------------------------------------------------------------------------------
+    def _changed(self, tr: Track) -> bool:
+        prev = self._prev.get(tr.id)
+        if prev is None:
+            return False
+        s0, s1 = math.hypot(prev.vx, prev.vy), tr.speed
+        if s0 < self.p.rest_speed and s1 >= self.p.start_speed * 0.5:
+            return True  # started moving: it was hit
+        if s0 < self.p.rest_speed:
+            return False
+        if abs(s1 - s0) > self.p.speed_change * s0 and abs(s1 - s0) > 80.0:
+            return True
+        if s1 < self.p.rest_speed:
+            return True
+        cos = (prev.vx * tr.vx + prev.vy * tr.vy) / (s0 * s1)
+        return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) > self.p.turn_deg
+
+    def _closest(self, a: Track, b: Track) -> tuple[float, float] | None:
+        """Closest approach (distance, fraction of the frame) of a and b moving on their last velocities."""
+        pa, pb = self._prev.get(a.id), self._prev.get(b.id)
+        if pa is None or pb is None:
+            return None
+        dt = max(1e-6, a.last_seen_t - pa.t) if a.status == TrackStatus.VISIBLE else 1e-6
+        rx, ry = pb.x - pa.x, pb.y - pa.y
+        ux, uy = pb.vx - pa.vx, pb.vy - pa.vy
+        uu = ux * ux + uy * uy
+        s = 0.0 if uu < 1e-9 else max(0.0, min(dt, -(rx * ux + ry * uy) / uu))
+        d = math.hypot(rx + ux * s, ry + uy * s)
+        # Also the end of the frame as measured (a slow approach).
+        d_end = math.hypot(b.x - a.x, b.y - a.y)
+        if d_end < d:
+            return d_end, 1.0
+        return d, s / dt if dt > 0 else 0.0
+
+    def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        for i, a in enumerate(visible):
+            for b in visible[i + 1:]:
+                key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+                touch = a.radius_mm + b.radius_mm
+                dist_now = math.hypot(a.x - b.x, a.y - b.y)
+                if key in self._shot.touching:
+                    if dist_now > touch + self.p.separation_mm:
+                        self._shot.touching.discard(key)
+                    continue
+                if a.speed < self.p.rest_speed and b.speed < self.p.rest_speed:
+                    continue
+                approach = self._closest(a, b)
+                if approach is None or approach[0] > touch + self.p.contact_tol_mm:
+                    continue
+                if not (self._changed(a) or self._changed(b)):
+                    continue
+                self._shot.touching.add(key)
+                prev_t = self._prev[a.id].t
+                when = prev_t + approach[1] * (t - prev_t)
+                first, second = (a, b) if math.hypot(self._prev[a.id].vx, self._prev[a.id].vy) >= \
+                    math.hypot(self._prev[b.id].vx, self._prev[b.id].vy) else (b, a)
+                events.append(TableEvent(t=when, frame=frame if approach[1] > 0.5 else frame - 1,
+                                         type=EventType.CONTACT, objects=(first.id, second.id)))
+        return events
+
+    def _cushion_hits(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        for tr in visible:
+            prev = self._prev.get(tr.id)
+            if prev is None or tr.status != TrackStatus.VISIBLE:
+                continue
+            for cushion in self._cushions:
+                key = (tr.id, cushion.id)
+                nx, ny, c = _line(cushion)
+                d_prev = nx * prev.x + ny * prev.y - c
+                d_now = nx * tr.x + ny * tr.y - c
+                if key in self._shot.touching:
+                    if abs(d_now) > tr.radius_mm + self.p.separation_mm:
+                        self._shot.touching.discard(key)
+                    continue
+                v_in_prev = -(nx * prev.vx + ny * prev.vy) * math.copysign(1, d_prev)
+                v_in_now = -(nx * tr.vx + ny * tr.vy) * math.copysign(1, d_now)
+                if v_in_prev <= self.p.rest_speed or v_in_now > 0.2 * v_in_prev:
+                    continue  # not heading into it before, or not bounced back now
+                dt = max(1e-6, t - prev.t)
+                reach = abs(d_prev) - v_in_prev * dt  # where it would have got to, unbounced
+                if reach > tr.radius_mm + self.p.cushion_tol_mm:
+                    continue
+                if not _within_segment(cushion, prev.x, prev.y, tr.radius_mm + 40.0):
+                    continue
+                self._shot.touching.add(key)
+                frac = max(0.0, min(1.0, (abs(d_prev) - tr.radius_mm) / max(1e-6, v_in_prev * dt)))
+                events.append(TableEvent(t=prev.t + frac * dt, frame=frame if frac > 0.5 else frame - 1,
+                                         type=EventType.CUSHION, objects=(tr.id,), where=cushion.id))
+        return events
+
+    # -- places -----------------------------------------------------------------------------------
+    def _baulk(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        """A ball touching the D or baulk counts once it has been out of baulk during this shot
+        (the cue ball starts in the D; a ball resting in baulk is not 'returning')."""
+        if self.spec.baulk_x is None:
+            return []
+        events: list[TableEvent] = []
+        for tr in visible:
+            if not self.spec.in_baulk(tr.x, tr.radius_mm):
+                self._shot.armed.add(tr.id)
+            elif tr.id in self._shot.armed:
+                self._shot.armed.discard(tr.id)
+                where = "d" if self.spec.in_d(tr.x, tr.y, tr.radius_mm) else "baulk"
+                events.append(TableEvent(t=t, frame=frame, type=EventType.BAULK_ENTRY, objects=(tr.id,), where=where))
+        return events
+
+    def _baseline(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        for tr in visible:
+            if tr.label != "striker" or tr.id in self._shot.crossed:
+                continue
+            prev = self._prev.get(tr.id)
+            if prev is None:
+                continue
+            for bl in self.spec.baselines:
+                if bl.seat != self.shooter_seat:
+                    continue
+                (x0, y0), (x1, y1) = bl.front
+                bx, by = (bl.back[0][0] + bl.back[1][0]) / 2, (bl.back[0][1] + bl.back[1][1]) / 2
+                side_prev = _side(x0, y0, x1, y1, prev.x, prev.y)
+                side_now = _side(x0, y0, x1, y1, tr.x, tr.y)
+                back_side = _side(x0, y0, x1, y1, bx, by)
+                if side_prev * side_now < 0:
+                    self._shot.crossed.add(tr.id)
+                    forward = side_now * back_side < 0
+                    events.append(TableEvent(t=t, frame=frame, type=EventType.BASELINE_CROSS, objects=(tr.id,),
+                                             where=bl.id, data={"direction": "forward" if forward else "backward"}))
+        return events
+
+    # -- ends of tracks: pots, off table, hands -----------------------------------------------------
+    def _ends(self, balls: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        for tr in balls:
+            if tr.status == TrackStatus.POTTED:
+                when = tr.last_seen_t
+                data = {} if self.in_shot else {"late": True}
+                events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
+                                         objects=(tr.id,), where=tr.hole, data=data))
+                self._forget(tr.id)
+            elif tr.status == TrackStatus.OFF_TABLE:
+                self._off[tr.id] = t
+                events.append(TableEvent(t=tr.last_seen_t, frame=_frame_at(self._frame_t, tr.last_seen_t, frame),
+                                         type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
+                self._forget(tr.id)
+            elif tr.status == TrackStatus.REMOVED and not self.in_shot:
+                events.append(TableEvent(t=t, frame=frame, type=EventType.REMOVED, objects=(tr.id,),
+                                         data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
+                self._forget(tr.id)
+        return events
+
+    def _hand_changes(self, balls: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        for tr in balls:
+            if tr.status != TrackStatus.VISIBLE:
+                continue
+            if tr.id not in self._prev and tr.id not in self._rest_pos:
+                events.append(TableEvent(t=t, frame=frame, type=EventType.PLACED, objects=(tr.id,),
+                                         data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
+                self._rest_pos[tr.id] = (tr.x, tr.y)
+                continue
+            rest = self._rest_pos.get(tr.id)
+            if rest is not None and tr.speed < self.p.rest_speed and \
+                    math.hypot(tr.x - rest[0], tr.y - rest[1]) > self.p.moved_mm:
+                events.append(TableEvent(t=t, frame=frame, type=EventType.MOVED, objects=(tr.id,),
+                                         data={"from": [round(rest[0], 1), round(rest[1], 1)],
+                                               "position": [round(tr.x, 1), round(tr.y, 1)]}))
+                self._rest_pos[tr.id] = (tr.x, tr.y)
+        return events
+
+    def _forget(self, track_id: str) -> None:
+        self._prev.pop(track_id, None)
+        self._rest_pos.pop(track_id, None)
+
+    # -- pins -------------------------------------------------------------------------------------
+    def _pins(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        colours = {p.id: p.colour for p in self.spec.pins}
+        for pin in pins:
+            if pin.status not in (TrackStatus.VISIBLE, TrackStatus.MISSING):
+                continue
+            if pin.group == "pin-fallen":
+                n = self._pin_fallen_frames.get(pin.id, 0) + 1
+                self._pin_fallen_frames[pin.id] = n
+                if n == self.p.pin_confirm_frames and pin.id not in self._pins_fallen:
+                    self._pins_fallen.add(pin.id)
+                    when = t - (n - 1) * self._frame_dt()
+                    events.append(TableEvent(t=when, frame=frame - n + 1, type=EventType.PIN_FALL, objects=(pin.id,),
+                                             data={"colour": colours.get(pin.id, "")}))
+            else:
+                self._pin_fallen_frames[pin.id] = 0
+                if pin.id in self._pins_fallen and not self.in_shot:
+                    self._pins_fallen.discard(pin.id)  # reset by the referee between visits
+        return events
+
+    def _pin_moves(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:
+        events: list[TableEvent] = []
+        spots = {p.id: (p.x, p.y) for p in self.spec.pins}
+        for pin in pins:
+            if pin.group != "pin-standing" or pin.id not in spots:
+                continue
+            sx, sy = spots[pin.id]
+            was = self._pin_moved.get(pin.id, (sx, sy))
+            if math.hypot(pin.x - was[0], pin.y - was[1]) > self.p.pin_moved_mm:
+                self._pin_moved[pin.id] = (pin.x, pin.y)
+                events.append(TableEvent(t=t, frame=frame, type=EventType.PIN_MOVED, objects=(pin.id,),
+                                         data={"position": [round(pin.x, 1), round(pin.y, 1)]}))
+        return events
+
+    def _frame_dt(self) -> float:
+        if len(self._frame_t) < 2:
+            return 1 / 30
+        frames = sorted(self._frame_t)[-2:]
+        return max(1e-3, self._frame_t[frames[1]] - self._frame_t[frames[0]])
+
+
+_ORDER = {EventType.SHOT_START: 0, EventType.CONTACT: 1, EventType.CUSHION: 2, EventType.POT: 3, EventType.AT_REST: 8}
+
+
+def _line(c: Cushion) -> tuple[float, float, float]:
+    (x0, y0), (x1, y1) = c.a, c.b
+    nx, ny = y1 - y0, -(x1 - x0)
+    n = math.hypot(nx, ny) or 1.0
+    nx, ny = nx / n, ny / n
+    return nx, ny, nx * x0 + ny * y0
+
+
+def _within_segment(c: Cushion, x: float, y: float, margin: float) -> bool:
+    (x0, y0), (x1, y1) = c.a, c.b
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy or 1.0
+    u = ((x - x0) * dx + (y - y0) * dy) / length2
+    pad = margin / math.sqrt(length2)
+    return -pad <= u <= 1 + pad
+
+
+def _side(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:
+    return (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
+
+
+def _frame_at(frame_t: dict[int, float], t: float, default: int) -> int:
+    best = default
+    for f, ft in frame_t.items():
+        if ft <= t + 1e-9 and (best == default or ft > frame_t.get(best, -1)):
+            best = f
+    return best

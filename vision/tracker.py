@@ -1,0 +1,349 @@
+"""Tracking: per-frame detections in table millimetres become objects with identities over time.
+
+``Tracker.update(detections, t, frame) -> Tracks`` is called every frame, with no detections too
+(norfair's lesson: the tracker must age its tracks even when the detector sees nothing).
+
+What it has to get right for a referee:
+
+* **Identity through fast motion and collisions.** Each track predicts its position with its own
+  velocity; detections are assigned to predictions by a global greedy match on distance, gated by
+  how far the ball could have gone since it was last seen, and penalised when the label disagrees.
+* **Identity for look-alike objects.** Pool balls carry their number (label votes over time fix a
+  frame where the detector misread a stripe). Bar-billiards whites and carrom pieces of one colour
+  cannot be told apart, so the tracker names them ``white-1``, ``white-2``... as they appear and
+  reuses a name only after its object is gone.
+* **A ball over a hole versus a ball under a hand.** A track that stops being seen is *missing*.
+  If its last predicted position is over a hole or pocket, it is declared potted after
+  ``pot_confirm_s``; if it was heading off the surface fast, it is *off the table*; otherwise it is
+  occluded and kept (at its last position) for ``occlusion_s`` before it is declared removed.
+
+All thresholds are constructor parameters whose trade-off is written beside them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from tableref.calibration.spec import TableSpec
+from tableref.vision.detect import Detection
+
+
+class TrackStatus(StrEnum):
+    TENTATIVE = "tentative"  # seen, not yet confirmed (not reported)
+    VISIBLE = "visible"
+    MISSING = "missing"  # not seen this frame; position is a prediction
+    POTTED = "potted"
+    OFF_TABLE = "off_table"
+    REMOVED = "removed"
+
+
+ALIVE = (TrackStatus.TENTATIVE, TrackStatus.VISIBLE, TrackStatus.MISSING)
+
+#: Identity by label (pool numbers, red, queen, striker, pins) or by colour with a tracker index.
+INDEXED_LABELS = {"white", "black"}
+
+
+@dataclass(frozen=True)
+class Track:
+    """One object over time, in table millimetres (the contract with the event extractor)."""
+
+    id: str
+    label: str
+    group: str
+    x: float
+    y: float
+    vx: float
+    vy: float
+    radius_mm: float
+    status: TrackStatus
+    last_seen_t: float
+    first_seen_t: float
+    hole: str | None = None
+    score: float = 1.0
+
+    @property
+    def speed(self) -> float:
+        return math.hypot(self.vx, self.vy)
+
+    @property
+    def alive(self) -> bool:
+        return self.status in ALIVE
+
+
+@dataclass(frozen=True)
+class Tracks:
+    """Every reported track at one frame (tentative ones are left out)."""
+
+    t: float
+    frame: int
+    tracks: tuple[Track, ...]
+
+    def by_id(self) -> dict[str, Track]:
+        return {tr.id: tr for tr in self.tracks}
+
+    def on_table(self) -> tuple[Track, ...]:
+        return tuple(tr for tr in self.tracks if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING))
+
+
+@dataclass
+class _State:
+    """A track's mutable working state (never handed out; :class:`Track` snapshots are)."""
+
+    key: int
+    id: str
+    group: str
+    x: float
+    y: float
+    vx: float = 0.0
+    vy: float = 0.0
+    radius_mm: float = 20.0
+    status: TrackStatus = TrackStatus.TENTATIVE
+    confirmed: bool = False
+    hits: int = 1
+    last_seen_t: float = 0.0
+    first_seen_t: float = 0.0
+    missing_since: float | None = None
+    hole: str | None = None
+    score: float = 1.0
+    votes: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def label(self) -> str:
+        return self.votes.most_common(1)[0][0] if self.votes else self.id
+
+
+class Tracker:
+    """Multi-object tracker over calibrated detections for one table.
+
+    Parameters (and what each trades):
+
+    * ``gate_mm``: how far from its prediction a detection may be and still belong to a track.
+      Larger survives hard collisions (a ball's path bends between frames); smaller avoids swapping
+      two balls that pass close.  ``gate_speed`` adds that fraction of the distance the track
+      travels in one frame.
+    * ``label_penalty_mm``: cost added when a detection's label differs from the track's; high
+      enough that a ball keeps its number through a misread, low enough that a real swap of nearby
+      balls is not forced.
+    * ``confirm_hits``: detections needed before a new track is reported. More rejects flicker
+      (a highlight, a chalk cube) but delays ``placed`` events by that many frames.
+    * ``pot_confirm_s``: how long a ball must be missing over a hole before it counts as potted.
+      Longer avoids false pots when a ball rolls over a hole's edge under a cue; shorter reports
+      the pot sooner.
+    * ``occlusion_s``: how long a missing ball that is not over a hole is kept at its last position
+      (a hand or cue over it) before it is declared removed.
+    * ``off_speed_mm_s`` and ``edge_mm``: a ball last seen within ``edge_mm`` of the surface's edge and
+      moving outward faster than this has left the table, rather than being hidden.
+    * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
+      (collisions) faster, lower is steadier at rest.
+    """
+
+    def __init__(self, spec: TableSpec, *, gate_mm: float = 70.0, gate_speed: float = 0.6,
+                 label_penalty_mm: float = 45.0, confirm_hits: int = 2, pot_confirm_s: float = 0.12,
+                 occlusion_s: float = 2.0, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
+                 smoothing: float = 0.7, hole_margin_mm: float = 6.0) -> None:
+        self.spec = spec
+        self.gate_mm = gate_mm
+        self.gate_speed = gate_speed
+        self.label_penalty_mm = label_penalty_mm
+        self.confirm_hits = confirm_hits
+        self.pot_confirm_s = pot_confirm_s
+        self.occlusion_s = occlusion_s
+        self.off_speed_mm_s = off_speed_mm_s
+        self.edge_mm = edge_mm
+        self.smoothing = smoothing
+        self.hole_margin_mm = hole_margin_mm
+        self._tracks: list[_State] = []
+        self._next_key = 0
+        self._t: float | None = None
+
+    # -- public ---------------------------------------------------------------------------------
+    def update(self, detections: Sequence[Detection], t: float, frame: int) -> Tracks:
+        dt = 0.0 if self._t is None else max(1e-6, t - self._t)
+        self._t = t
+        dets = [d for d in detections if d.x_mm is not None and d.y_mm is not None]
+        alive = [s for s in self._tracks if s.status in ALIVE]
+        pairs = self._associate(alive, dets, dt)
+        matched_tracks = {id(s) for s, _ in pairs}
+        matched_dets = {id(d) for _, d in pairs}
+        for s, d in pairs:
+            self._observe(s, d, t, dt)
+        for s in alive:
+            if id(s) not in matched_tracks:
+                self._miss(s, t, dt)
+        for d in dets:
+            if id(d) not in matched_dets:
+                self._spawn(d, t)
+        self._relabel()
+        ended = [s for s in self._tracks if s.status not in ALIVE and s.confirmed]
+        self._tracks = [s for s in self._tracks if s.status in ALIVE]
+        # Tracks that ended this frame are reported once, with their final status, then forgotten.
+        reported = [self._as_track(s) for s in self._tracks if s.confirmed]
+        reported.extend(self._as_track(s) for s in ended)
+        return Tracks(t, frame, tuple(reported))
+
+    def _relabel(self) -> None:
+        """Numbered objects (pool balls, red, queen, ...) take the label their votes agree on,
+        when no other live track holds it: one misread frame never renames a ball for good."""
+        taken = {s.id for s in self._tracks if s.confirmed and s.status in ALIVE}
+        for s in self._tracks:
+            label = s.label
+            if not s.confirmed or label in INDEXED_LABELS or s.id == label or label in taken:
+                continue
+            taken.discard(s.id)
+            s.id = label
+            taken.add(label)
+
+    # -- association ----------------------------------------------------------------------------
+    def _associate(self, tracks: list[_State], dets: list[Detection], dt: float) -> list[tuple[_State, Detection]]:
+        candidates: list[tuple[float, int, int]] = []
+        for i, s in enumerate(tracks):
+            px, py = s.x + s.vx * dt, s.y + s.vy * dt
+            gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
+            if s.status == TrackStatus.MISSING:
+                gate += self.gate_mm  # a hidden ball may have been nudged
+            for j, d in enumerate(dets):
+                if not self._compatible(s, d):
+                    continue
+                assert d.x_mm is not None and d.y_mm is not None
+                dist = min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - s.x, d.y_mm - s.y))
+                if dist > gate:
+                    continue
+                cost = dist + (0.0 if d.label == s.label else self.label_penalty_mm)
+                candidates.append((cost, i, j))
+        candidates.sort()
+        used_t: set[int] = set()
+        used_d: set[int] = set()
+        pairs: list[tuple[_State, Detection]] = []
+        for _, i, j in candidates:
+            if i in used_t or j in used_d:
+                continue
+            used_t.add(i)
+            used_d.add(j)
+            pairs.append((tracks[i], dets[j]))
+        return pairs
+
+    @staticmethod
+    def _family(group: str) -> str:
+        if group.startswith("pin"):
+            return "pin"
+        if group in ("cue", "solid", "stripe", "eight"):
+            return "pool"
+        return group
+
+    def _compatible(self, s: _State, d: Detection) -> bool:
+        if self._family(s.group) != self._family(d.group):
+            return False
+        if s.group.startswith("pin"):
+            return d.label == s.label
+        return True
+
+    # -- track life -----------------------------------------------------------------------------
+    def _observe(self, s: _State, d: Detection, t: float, dt: float) -> None:
+        assert d.x_mm is not None and d.y_mm is not None
+        if dt > 0 and s.hits > 0:
+            gap = max(dt, t - s.last_seen_t)
+            mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
+            a = self.smoothing
+            s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
+        s.x, s.y = d.x_mm, d.y_mm
+        s.hits += 1
+        s.last_seen_t = t
+        s.missing_since = None
+        s.score = 0.8 * s.score + 0.2 * d.score
+        s.votes[d.label] += d.score
+        s.group = d.group
+        if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits:
+            s.status = TrackStatus.VISIBLE
+            s.confirmed = True
+            s.id = self._identity(s)
+        elif s.status == TrackStatus.MISSING:
+            s.status = TrackStatus.VISIBLE
+
+    def _miss(self, s: _State, t: float, dt: float) -> None:
+        if s.status == TrackStatus.TENTATIVE:
+            s.status = TrackStatus.REMOVED
+            return
+        if s.missing_since is None:
+            s.missing_since = s.last_seen_t
+            s.status = TrackStatus.MISSING
+            s.hole = self._hole_under(s)
+        gone = t - s.missing_since
+        if s.hole is not None and gone >= self.pot_confirm_s:
+            s.status = TrackStatus.POTTED
+            s.vx = s.vy = 0.0
+            return
+        if self._leaving(s):
+            if gone >= self.pot_confirm_s:
+                s.status = TrackStatus.OFF_TABLE
+            return
+        # Hidden: coast briefly (a ball under a cue keeps rolling), then hold still.
+        if gone < 0.2 and dt > 0:
+            s.x, s.y = s.x + s.vx * dt, s.y + s.vy * dt
+        else:
+            s.vx = s.vy = 0.0
+        if s.hole is None:
+            s.hole = self._hole_under(s)
+        if gone >= self.occlusion_s:
+            s.status = TrackStatus.REMOVED
+
+    def _spawn(self, d: Detection, t: float) -> None:
+        assert d.x_mm is not None and d.y_mm is not None
+        radius = self._radius_for(d)
+        s = _State(key=self._next_key, id=f"tmp-{self._next_key}", group=d.group, x=d.x_mm, y=d.y_mm,
+                   radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score)
+        s.votes[d.label] += d.score
+        self._next_key += 1
+        if self.confirm_hits <= 1:
+            s.status = TrackStatus.VISIBLE
+            s.confirmed = True
+            s.id = self._identity(s)
+        self._tracks.append(s)
+
+    def _radius_for(self, d: Detection) -> float:
+        radii = self.spec.object_radius
+        for key in (d.label, d.group, "ball"):
+            if key in radii:
+                return float(radii[key])
+        if d.group.startswith("pin"):
+            return 11.0
+        return float(next(iter(radii.values()), 20.0))
+
+    def _identity(self, s: _State) -> str:
+        label = s.label
+        taken = {o.id for o in self._tracks if o is not s and o.status in ALIVE and o.status != TrackStatus.TENTATIVE}
+        if label in INDEXED_LABELS:
+            n = 1
+            while f"{label}-{n}" in taken:
+                n += 1
+            return f"{label}-{n}"
+        if label not in taken:
+            return label
+        return f"{label}-dup{s.key}"
+
+    # -- geometry -------------------------------------------------------------------------------
+    def _hole_under(self, s: _State) -> str | None:
+        best: tuple[float, str] | None = None
+        for h in self.spec.holes:
+            dist = math.hypot(s.x - h.x, s.y - h.y)
+            if dist <= h.radius + self.hole_margin_mm + 0.5 * s.radius_mm and (best is None or dist < best[0]):
+                best = (dist, h.id)
+        return best[1] if best else None
+
+    def _leaving(self, s: _State) -> bool:
+        speed = math.hypot(s.vx, s.vy)
+        if speed < self.off_speed_mm_s:
+            return False
+        L, W = self.spec.length_mm, self.spec.width_mm
+        near = (s.x < self.edge_mm and s.vx < 0) or (s.x > L - self.edge_mm and s.vx > 0) \
+            or (s.y < self.edge_mm and s.vy < 0) or (s.y > W - self.edge_mm and s.vy > 0)
+        return near
+
+    # -- output ---------------------------------------------------------------------------------
+    def _as_track(self, s: _State) -> Track:
+        return Track(id=s.id, label=s.label, group=s.group, x=s.x, y=s.y, vx=s.vx, vy=s.vy,
+                     radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
+                     first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3))
