@@ -31,10 +31,20 @@ class FrameOutput:
     positions: dict[str, Any] = field(default_factory=dict)
 
 
+class FrameOutputLike(Protocol):
+    """What the runner reads of a pipeline's result (vision's ``FrameResult`` has both)."""
+
+    @property
+    def events(self) -> tuple[TableEvent, ...]: ...
+
+    @property
+    def positions(self) -> dict[str, Any]: ...
+
+
 class FramePipeline(Protocol):
     name: str
 
-    def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput: ...
+    def process(self, image: np.ndarray, index: int, t: float) -> FrameOutputLike: ...
 
     def reset(self) -> None: ...
 

@@ -69,14 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--inputs", help="human inputs of the recorded match (JSON Lines)")
     p.add_argument("--detector", choices=("classical", "learned"), default="classical")
     p.add_argument("--out", required=True)
-    p.set_defaults(handler="tableref.vision.cli:run_analyze")
+    p.set_defaults(handler="tableref.analyze:run")
 
     p = sub.add_parser("evaluate", help="score an analysis against the truth: precision, recall, F1")
     p.add_argument("dir")
     p.add_argument("--truth", required=True)
     p.add_argument("--json", action="store_true")
     p.add_argument("--min-f1", type=float, default=0.0)
-    p.set_defaults(handler="tableref.vision.cli:run_evaluate")
+    p.set_defaults(handler="tableref.evaluate:run")
 
     p = sub.add_parser("replay", help="feed a log of events and inputs to a referee; print its updates")
     p.add_argument("--game", required=True, choices=GAMES)

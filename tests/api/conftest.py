@@ -28,7 +28,7 @@ def make_clip(folder: Path, name: str = "clip", frames: int = 45, fps: float = 3
     """A small real video file plus ``NAME.truth.json`` with the given events."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.mp4"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (160, 96))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), fps, (160, 96))
     for i in range(frames):
         img = np.full((96, 160, 3), (40, 110, 60), np.uint8)
         cv2.circle(img, (10 + i * 3 % 140, 48), 6, (240, 240, 240), -1)

@@ -1,0 +1,142 @@
+"""The camera pipeline for one table: image -> detections -> tracks -> table events.
+
+``VisionPipeline.process(image, index, t)`` is the per-frame verb the service and ``tableref
+analyze`` share. Time comes in with the frame; nothing here reads the clock, so a recorded video
+and a live camera run the same code.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tableref.calibration.spec import TableSpec, load_table
+from tableref.errors import UserError
+from tableref.events import TableEvent
+from tableref.vision.detect import Detection, Detector, make_detector, with_table_mm
+from tableref.vision.extract import EventExtractor, ExtractorParams
+from tableref.vision.tracker import Tracker, Tracks, TrackStatus
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """What one frame gave: its detections, the tracks after it, and the events it completed."""
+
+    detections: tuple[Detection, ...]
+    tracks: Tracks
+    events: tuple[TableEvent, ...]
+    positions: dict[str, Any] = field(default_factory=dict)
+
+
+class HomographyMapping:
+    """Pixels to table mm through the inverse of a calibration's homography (mm -> px).
+
+    With the camera's intrinsics and distortion, pixels are undistorted first, so a wide-angle
+    venue camera still maps straight cushions to straight lines.
+    """
+
+    def __init__(self, homography: Any, camera_matrix: Any = None, distortion: Any = None) -> None:
+        H = np.asarray(homography, dtype=np.float64)
+        if H.shape != (3, 3) or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            raise UserError("the calibration's homography must be an invertible 3x3 matrix (table mm to pixels)")
+        self.H = H
+        self.H_inv = np.linalg.inv(H)
+        self.K = np.asarray(camera_matrix, dtype=np.float64) if camera_matrix is not None else None
+        self.D = np.asarray(distortion, dtype=np.float64) if distortion is not None else None
+
+    def to_table(self, points_px: Any) -> NDArray[np.float64]:
+        pts = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+        if self.K is not None and self.D is not None and np.any(self.D):
+            pts = np.asarray(cv2.undistortPoints(pts, self.K, self.D, P=self.K), dtype=np.float64)
+        return np.asarray(cv2.perspectiveTransform(pts, self.H_inv), dtype=np.float64).reshape(-1, 2)
+
+    def to_image(self, points_mm: Any) -> NDArray[np.float64]:
+        pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 1, 2)
+        out = cv2.perspectiveTransform(pts, self.H).reshape(-1, 2)
+        if self.K is not None and self.D is not None and np.any(self.D):
+            norm = cv2.undistortPoints(out.reshape(-1, 1, 2), self.K, None)  # to normalised coordinates
+            obj = np.concatenate([norm.reshape(-1, 2), np.ones((len(out), 1))], axis=1)
+            out = cv2.projectPoints(obj, np.zeros(3), np.zeros(3), self.K, self.D)[0].reshape(-1, 2)
+        return np.asarray(out, dtype=np.float64)
+
+
+def load_calibration(source: str | Path | dict[str, Any] | None) -> HomographyMapping | None:
+    """A calibration file (``tableref calibrate``) or its parsed JSON, as a pixel-to-mm mapping."""
+    if source is None:
+        return None
+    if isinstance(source, dict):
+        data = source
+    else:
+        try:
+            data = json.loads(Path(source).read_text("utf-8"))
+        except OSError as exc:
+            raise UserError(f"cannot read the calibration {str(source)!r}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise UserError(f"calibration {str(source)!r} is not valid JSON: {exc.msg}") from None
+    if "homography" not in data:
+        raise UserError("a calibration needs 'homography' (table mm to pixels); make one with `tableref calibrate`")
+    camera = data.get("intrinsics") or data.get("camera") or {}
+    return HomographyMapping(data["homography"], camera.get("matrix") or camera.get("K"),
+                             camera.get("distortion") or camera.get("dist"))
+
+
+class VisionPipeline:
+    """Detector, calibration, tracker and event extractor for one table."""
+
+    name = "vision"
+
+    def __init__(self, spec: TableSpec, mapping: HomographyMapping, detector: Detector,
+                 extractor_params: ExtractorParams | None = None, **tracker_options: Any) -> None:
+        self.spec = spec
+        self.mapping = mapping
+        self.detector = detector
+        self._extractor_params = extractor_params
+        self._tracker_options = tracker_options
+        self.reset()
+
+    @classmethod
+    def create(cls, table: str, calibration: str | Path | dict[str, Any] | None,
+               detector_kind: str = "classical") -> VisionPipeline:
+        spec = load_table(table)
+        mapping = load_calibration(calibration)
+        if mapping is None:
+            raise UserError(f"analysing a {table} video needs a calibration: run `tableref calibrate` and pass --calibration")
+        detector = make_detector(table, detector_kind, calibration=None)
+        return cls(spec, mapping, detector)
+
+    @classmethod
+    def for_service(cls, table_kind: str, calibration: dict[str, Any] | None, source: Path | None) -> VisionPipeline:
+        return cls.create(table_kind, calibration)
+
+    def reset(self) -> None:
+        self.tracker = Tracker(self.spec, **self._tracker_options)
+        self.extractor = EventExtractor(self.spec, self._extractor_params)
+
+    def step(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
+        detections = with_table_mm(self.detector.detect(image), self.mapping)
+        tracks = self.tracker.update(detections, t, index)
+        events = tuple(self.extractor.update(tracks))
+        positions = {
+            tr.id: {"x": round(tr.x, 1), "y": round(tr.y, 1), "kind": _kind(tr.group), "label": tr.label,
+                    "status": "fallen" if tr.group == "pin-fallen" else "on_table"}
+            for tr in tracks.tracks if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)
+        }
+        return FrameResult(detections, tracks, events, positions)
+
+    def process(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
+        """The service's per-frame verb: it reads ``events`` and ``positions`` of the result."""
+        return self.step(image, index, t)
+
+
+def _kind(group: str) -> str:
+    if group.startswith("pin"):
+        return "pin"
+    if group in ("cue", "solid", "stripe", "eight"):
+        return "ball"
+    return group
