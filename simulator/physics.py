@@ -1,0 +1,645 @@
+"""The table as a pymunk world: balls, pieces and pins on the cloth, cushions, holes, flight.
+
+pymunk (Chipmunk2D) resolves every contact: ball on ball, ball on pin, ball on cushion, with
+restitution from :mod:`simulator.physics_params`. What a top-down 2D engine cannot see, this module
+adds around each step, always as a change of velocity or status and never as its own integrator:
+
+* **cloth friction**: a deceleration opposing the velocity (a skid after a strike, then rolling);
+* **holes and pockets**: sensor circles checked each step. A ball whose centre enters one falls
+  when it crosses slowly enough (the chord of its path through the hole, over its speed, gives
+  gravity time to pull it below the far lip), otherwise it rattles over or out;
+* **pins**: light bodies that topple when met above a normal speed, or slide and stand;
+* **flight**: a height ``z`` (the lift of the object above its resting height, 0 on the cloth)
+  with gravity. Above the cushion nose a ball's collision filter drops the cushions, so it can fly
+  off; beyond the rail it falls to the floor (``OFF_TABLE``), or it lands back on the cloth.
+
+Tunnelling: cushions are thick segments whose surface is the cushion nose, and the step is
+adaptive, so no object moves more than :data:`MAX_MOVE_MM` per step (at 12 m/s that is 15 000
+steps a second, for the instants that fast; slow play uses :data:`MAX_DT`). The same bound keeps
+overlaps between objects under a millimetre when a frame is sampled.
+
+Every change the truth needs is returned from :meth:`World.step` as a :class:`RawEvent`;
+:mod:`simulator.truth_events` turns them into DESIGN.md's events.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import pymunk
+
+from tableref.calibration.spec import Hole, TableSpec
+from tableref.simulator.physics_params import G_MM, ROLL_FRACTION, TablePhysics
+from tableref.simulator.state import ObjectState, ObjectStatus
+
+MAX_DT = 1.0 / 600.0  # longest physics step (s)
+MIN_DT = 1.0 / 40000.0
+MAX_MOVE_MM = 0.8  # no object moves further than this in one step
+LAZY_SPEED = 300.0  # mm/s: slower objects are looked at every MAX_DT (they move < 0.5 mm in it)
+
+# collision types
+_T_OBJ, _T_PIN, _T_CUSHION = 1, 2, 3
+# collision categories
+_C_GROUND, _C_CUSHION, _C_TALL, _C_PIN, _C_AIR = 1, 2, 4, 8, 16
+_F_GROUND = pymunk.ShapeFilter(categories=_C_GROUND, mask=_C_GROUND | _C_CUSHION | _C_TALL | _C_PIN)
+_F_AIR = pymunk.ShapeFilter(categories=_C_AIR, mask=_C_TALL)
+_F_PIN = pymunk.ShapeFilter(categories=_C_PIN, mask=_C_GROUND)
+_F_CUSHION = pymunk.ShapeFilter(categories=_C_CUSHION, mask=_C_GROUND)
+_F_TALL = pymunk.ShapeFilter(categories=_C_TALL, mask=_C_GROUND | _C_AIR)
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class RawEvent:
+    """One physical happening, before the truth layer names and debounces it.
+
+    ``kind``: ``contact`` (two objects), ``cushion`` (object, ``where`` = cushion id), ``pot``
+    (``where`` = hole id), ``rattle``, ``topple`` (pin; ``data.angle`` degrees), ``pin_moved`` (pin
+    standing at ``data.position``), ``left_surface``, ``returned`` (back on the cloth by itself),
+    ``fell_off`` (gone for good; ``data.left_t`` when it left the surface), ``stopped``.
+    """
+
+    t: float
+    kind: str
+    objects: tuple[str, ...]
+    where: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _Obj:
+    """Mutable per-object bookkeeping, private to the world (states leave it as ObjectState)."""
+
+    id: str
+    kind: str
+    label: str
+    colour: str
+    radius: float
+    body: pymunk.Body
+    shape: pymunk.Circle
+    status: ObjectStatus = ObjectStatus.ON_TABLE
+    in_space: bool = False
+    x: float = 0.0
+    y: float = 0.0
+    vx: float = 0.0
+    vy: float = 0.0
+    z: float = 0.0
+    vz: float = 0.0
+    hole: str | None = None
+    slide_until: float = 0.0  # skidding until speed falls to this (0: rolling)
+    roll_deg: float = 0.0
+    angle: float = 0.0
+    is_pin: bool = False
+    home: Point = (0.0, 0.0)  # a pin's spot (where it stands now)
+    pin_touched: bool = False
+    over_hole: str | None = None  # the hole whose circle the centre is in (one verdict per crossing)
+    airborne: bool = False
+    high: bool = False  # above the cushion nose: cushions are off
+    on_rail: bool = False
+    left_t: float | None = None  # when it left the playing surface in flight
+    t_done: float = 0.0  # friction has been applied up to this time
+    dirty: bool = False  # touched something this step: look at it now
+    hole_clear: float = 0.0  # it can move this far before it could reach a hole or leave the bed
+
+    @property
+    def speed(self) -> float:
+        return math.hypot(self.vx, self.vy)
+
+
+class World:
+    """One table's physics. Build it, add objects, strike, and call :meth:`step` until at rest.
+
+    ``rng`` is the scenario's seeded generator (lip rattles draw from it); nothing here reads the
+    clock or a global random state, so the same calls give the same world bit for bit.
+    ``disabled_holes`` are holes that cannot take a ball (the bar-billiards endgame covers the back
+    row with the scoreboard and plugs the 50 holes with their pins).
+    """
+
+    def __init__(self, spec: TableSpec, physics: TablePhysics, rng: random.Random, *,
+                 disabled_holes: Iterable[str] = (), pins: bool = True,
+                 pin_positions: Mapping[str, Point] | None = None,
+                 pin_colours: Mapping[str, str] | None = None) -> None:
+        self.spec = spec
+        self.physics = physics
+        self.rng = rng
+        self.t = 0.0
+        self.space = pymunk.Space()
+        self.space.iterations = 20
+        self.space.collision_slop = 0.05
+        self.space.collision_bias = pow(1.0 - 0.5, 60.0)
+        self.objects: dict[str, _Obj] = {}
+        self._by_shape: dict[pymunk.Shape, _Obj] = {}
+        self._cushion_of: dict[pymunk.Shape, str] = {}
+        self._awake: dict[str, None] = {}  # insertion-ordered, so runs repeat exactly
+        self._pending: list[RawEvent] = []
+        self._topple: dict[str, float] = {}
+        disabled = set(disabled_holes)
+        unknown = disabled - {h.id for h in spec.holes}
+        if unknown:
+            raise KeyError(f"{spec.name} has no holes {sorted(unknown)}; it has {[h.id for h in spec.holes]}")
+        self.holes: tuple[Hole, ...] = tuple(h for h in spec.holes if h.id not in disabled)
+        self._build_cushions()
+        if pins and physics.pin is not None:
+            for p in spec.pins:
+                pos = (pin_positions or {}).get(p.id, (p.x, p.y))
+                colour = (pin_colours or {}).get(p.id, p.colour)
+                self._add_pin(p.id, pos, p.radius, colour)
+        self.space.on_collision(_T_OBJ, _T_OBJ, begin=self._on_contact, pre_solve=self._on_touching)
+        self.space.on_collision(_T_OBJ, _T_PIN, begin=self._on_pin, pre_solve=self._on_touching)
+        self.space.on_collision(_T_OBJ, _T_CUSHION, begin=self._on_cushion, pre_solve=self._on_cushion_touch)
+
+    # -- building ------------------------------------------------------------------------------
+    def _build_cushions(self) -> None:
+        cx, cy = self.spec.length_mm / 2.0, self.spec.width_mm / 2.0
+        r = self.physics.segment_radius
+        for c in self.spec.cushions:
+            (ax, ay), (bx, by) = c.a, c.b
+            length = math.hypot(bx - ax, by - ay)
+            nx, ny = -(by - ay) / length, (bx - ax) / length
+            mx, my = (ax + bx) / 2.0, (ay + by) / 2.0
+            if (mx - cx) * nx + (my - cy) * ny < 0:  # make the normal point away from the table
+                nx, ny = -nx, -ny
+            seg = pymunk.Segment(self.space.static_body, (ax + nx * r, ay + ny * r), (bx + nx * r, by + ny * r), r)
+            seg.elasticity = self.physics.cushion_elasticity
+            seg.friction = 0.0
+            seg.collision_type = _T_CUSHION
+            seg.filter = _F_TALL if c.id in self.physics.tall_cushions else _F_CUSHION
+            self.space.add(seg)
+            self._cushion_of[seg] = c.id
+
+    def _new_body(self, mass: float, radius: float, elasticity: float) -> tuple[pymunk.Body, pymunk.Circle]:
+        body = pymunk.Body(mass, float("inf"))
+        shape = pymunk.Circle(body, radius)
+        shape.elasticity = elasticity
+        shape.friction = 0.0
+        return body, shape
+
+    def add_object(self, obj_id: str, kind: str, x: float, y: float, *, label: str = "",
+                   status: ObjectStatus = ObjectStatus.ON_TABLE, colour: str = "", hole: str | None = None) -> None:
+        """Add a ball or piece of ``kind`` (a key of the table physics); on the cloth unless ``status`` says not.
+
+        An object already potted (``IN_HOLE``) names its ``hole``; one in the trough or a hand is ``IN_HAND``.
+        """
+        if obj_id in self.objects:
+            raise ValueError(f"object {obj_id!r} is already in the world")
+        props = self.physics.kind(kind)
+        radius = self.spec.object_radius[kind]
+        body, shape = self._new_body(props.mass, radius, props.elasticity)
+        shape.collision_type = _T_OBJ
+        shape.filter = _F_GROUND
+        obj = _Obj(id=obj_id, kind=kind, label=label or obj_id, colour=colour, radius=radius, body=body,
+                   shape=shape, status=status, x=x, y=y, hole=hole)
+        self.objects[obj_id] = obj
+        self._by_shape[shape] = obj
+        if status is ObjectStatus.ON_TABLE:
+            self._enter_space(obj, x, y)
+
+    def _add_pin(self, pin_id: str, pos: Point, radius: float, colour: str) -> None:
+        rule = self.physics.pin
+        assert rule is not None
+        body, shape = self._new_body(rule.mass, radius, rule.elasticity)
+        shape.collision_type = _T_PIN
+        shape.filter = _F_PIN
+        obj = _Obj(id=pin_id, kind="pin", label=pin_id, colour=colour, radius=radius, body=body, shape=shape,
+                   is_pin=True, home=pos, x=pos[0], y=pos[1])
+        self.objects[pin_id] = obj
+        self._by_shape[shape] = obj
+        self._enter_space(obj, *pos)
+
+    def _enter_space(self, obj: _Obj, x: float, y: float) -> None:
+        obj.body.position = (x, y)
+        obj.body.velocity = (0.0, 0.0)
+        obj.x, obj.y, obj.vx, obj.vy, obj.z, obj.vz = x, y, 0.0, 0.0, 0.0, 0.0
+        obj.airborne = obj.high = obj.on_rail = False
+        obj.left_t = None
+        obj.hole = None
+        obj.over_hole = None
+        if not obj.is_pin:
+            obj.shape.filter = _F_GROUND
+        if not obj.in_space:
+            self.space.add(obj.body, obj.shape)
+            obj.in_space = True
+
+    def _leave_space(self, obj: _Obj) -> None:
+        if obj.in_space:
+            self.space.remove(obj.body, obj.shape)
+            obj.in_space = False
+        obj.vx = obj.vy = obj.vz = 0.0
+        self._wake_off(obj.id)
+
+    # -- the hand and the cue ------------------------------------------------------------------
+    def place(self, obj_id: str, x: float, y: float) -> None:
+        """Put an object on the cloth at rest (a hand placing it); from the hand, a hole or the floor."""
+        obj = self.objects[obj_id]
+        obj.status = ObjectStatus.ON_TABLE
+        obj.slide_until = 0.0
+        self._enter_space(obj, x, y)
+        if obj.is_pin:
+            obj.home = (x, y)
+            obj.angle = 0.0
+
+    def take(self, obj_id: str) -> None:
+        """Lift an object off the table into a hand (or the trough)."""
+        obj = self.objects[obj_id]
+        self._leave_space(obj)
+        obj.status = ObjectStatus.IN_HAND
+        obj.hole = None
+
+    def strike(self, obj_id: str, vx: float, vy: float, vz: float = 0.0) -> None:
+        """The cue (or finger) impulse: the object leaves its spot at (vx, vy) mm/s, skidding."""
+        obj = self.objects[obj_id]
+        if obj.status is not ObjectStatus.ON_TABLE or not obj.in_space:
+            raise ValueError(f"cannot strike {obj_id!r}: it is {obj.status.value}")
+        speed = math.hypot(vx, vy)
+        limit = self.physics.max_shot_speed
+        if speed > limit * 1.0001:
+            raise ValueError(f"a stroke of {speed:.0f} mm/s is harder than this table's {limit:.0f} mm/s")
+        obj.body.velocity = (vx, vy)
+        obj.vx, obj.vy = vx, vy
+        props = self.physics.kind(obj.kind)
+        obj.slide_until = 0.0 if props.slides_only else speed * ROLL_FRACTION
+        if vz > 0.0:
+            self._lift(obj, vz)
+        self._wake(obj_id)
+
+    # -- collision callbacks (record; never change the space inside a step) ----------------------
+    def _on_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        a, b = (self._by_shape[s] for s in arb.shapes)
+        self._wake(a.id, b.id)
+        self._pending.append(RawEvent(self.t, "contact", (a.id, b.id)))
+
+    def _on_touching(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        a, b = (self._by_shape[s] for s in arb.shapes)
+        if a.id in self._awake or b.id in self._awake:
+            self._wake(a.id, b.id)
+
+    def _on_pin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        ball, pin = (self._by_shape[s] for s in arb.shapes)
+        self._wake(ball.id, pin.id)
+        self._pending.append(RawEvent(self.t, "contact", (ball.id, pin.id)))
+        n = arb.normal  # from the ball towards the pin
+        bv, pv = ball.body.velocity, pin.body.velocity
+        closing = (bv.x - pv.x) * n.x + (bv.y - pv.y) * n.y
+        rule = self.physics.pin
+        assert rule is not None
+        pin.pin_touched = True
+        if closing >= rule.topple_speed:
+            self._topple[pin.id] = math.degrees(math.atan2(n.y, n.x))
+
+    def _on_cushion(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        obj = self._by_shape[arb.shapes[0]]
+        obj.dirty = True
+        where = self._cushion_of[arb.shapes[1]]
+        if obj.high and where not in self.physics.tall_cushions:
+            arb.process_collision = False  # already flying over this nose
+            return
+        n = arb.normal  # from the object towards the cushion
+        v = obj.body.velocity
+        into = v.x * n.x + v.y * n.y
+        self._pending.append(RawEvent(self.t, "cushion", (obj.id,), where, {"speed": round(abs(into), 1)}))
+        ph = self.physics
+        if where in ph.tall_cushions or into <= ph.ride_up_speed:
+            return
+        vz = ph.ride_up_lift * (into - ph.ride_up_speed)
+        if vz * vz / (2.0 * G_MM) > ph.cushion_clear:
+            obj.high = True  # it climbs the nose and clears it: the cushion does not push back
+            arb.process_collision = False
+        self._pending.append(RawEvent(self.t, "lift", (obj.id,), where, {"vz": vz}))
+
+    def _on_cushion_touch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
+        obj = self._by_shape[arb.shapes[0]]
+        obj.dirty = True
+        if obj.high and self._cushion_of[arb.shapes[1]] not in self.physics.tall_cushions:
+            arb.process_collision = False
+
+    # -- stepping --------------------------------------------------------------------------------
+    def suggest_dt(self) -> float:
+        """The step that keeps every moving object under :data:`MAX_MOVE_MM` per step."""
+        vmax = 0.0
+        for oid in self._awake:
+            o = self.objects[oid]
+            s = abs(o.vx) + abs(o.vy)  # >= speed: a cheap, safe bound
+            if s > vmax:
+                vmax = s
+        if vmax <= 0.0:
+            return MAX_DT
+        return max(MIN_DT, min(MAX_DT, MAX_MOVE_MM / vmax))
+
+    def _wake(self, *ids: str) -> None:
+        for i in ids:
+            o = self.objects[i]
+            if i not in self._awake:
+                o.t_done = self.t
+                o.hole_clear = 0.0
+            o.dirty = True
+            self._awake[i] = None
+
+    def _wake_off(self, obj_id: str) -> None:
+        self._awake.pop(obj_id, None)
+
+    def at_rest(self) -> bool:
+        return not self._awake
+
+    def moving_ids(self) -> tuple[str, ...]:
+        """Objects still being stepped (moving, flying, or touching something that moves)."""
+        return tuple(self._awake)
+
+    def step(self, dt: float) -> list[RawEvent]:
+        """Advance ``dt`` seconds: one pymunk step, then friction, holes, pins and flight.
+
+        Objects slower than :data:`LAZY_SPEED` that touched nothing this step are looked at every
+        :data:`MAX_DT` only (their friction applied for the whole interval): a slow ball moves
+        under half a millimetre in that time, and it keeps a break with sixteen balls cheap.
+        """
+        self.t += dt
+        t = self.t
+        self.space.step(dt)
+        for oid in tuple(self._awake):
+            o = self.objects[oid]
+            if not o.in_space:
+                self._wake_off(oid)
+                continue
+            if not (o.dirty or o.airborne or o.on_rail or o.high or abs(o.vx) + abs(o.vy) > LAZY_SPEED
+                    or t - o.t_done >= MAX_DT * 0.999):
+                continue
+            elapsed = t - o.t_done
+            o.dirty = False
+            o.t_done = t
+            p, v = o.body.position, o.body.velocity
+            moved = math.hypot(p.x - o.x, p.y - o.y)
+            o.x, o.y = p.x, p.y
+            before = math.hypot(o.vx, o.vy)
+            speed = math.hypot(v.x, v.y)
+            if o.is_pin:
+                self._friction(o, v.x, v.y, speed, elapsed)
+                self._pin_after_step(o)
+                continue
+            o.roll_deg = (o.roll_deg + math.degrees(moved / o.radius)) % 360.0
+            if speed > before + 20.0 and not o.airborne:
+                props = self.physics.kind(o.kind)  # struck by another object: it skids first
+                o.slide_until = 0.0 if props.slides_only else speed * ROLL_FRACTION
+            speed = self._friction(o, v.x, v.y, speed, elapsed)
+            if o.airborne or o.high:
+                self._flight(o, elapsed)
+            elif o.on_rail:
+                self._rail(o)
+            if o.status is ObjectStatus.ON_TABLE and o.in_space and not o.airborne and not o.on_rail:
+                o.hole_clear -= moved
+                if o.hole_clear <= 0.0 or speed == 0.0:
+                    self._holes(o, speed)
+            if o.in_space and speed == 0.0 and not o.airborne and not o.on_rail:
+                self._wake_off(oid)
+        for ev in list(self._pending):
+            if ev.kind == "lift":
+                o = self.objects[ev.objects[0]]
+                if o.in_space:
+                    o.vx, o.vy = o.vx * 0.7, o.vy * 0.7
+                    o.body.velocity = (o.vx, o.vy)
+                    self._lift(o, float(ev.data["vz"]))
+        for pin_id, angle in self._topple.items():
+            self._fall_pin(self.objects[pin_id], angle)
+        self._topple.clear()
+        out = [e for e in self._pending if e.kind != "lift"]
+        self._pending.clear()
+        return out
+
+    def _friction(self, o: _Obj, vx: float, vy: float, speed: float, elapsed: float) -> float:
+        """Slow an object on the cloth over ``elapsed`` seconds; sets and returns its new speed."""
+        if speed == 0.0:
+            o.vx = o.vy = 0.0
+            return 0.0
+        if o.airborne:
+            o.vx, o.vy = vx, vy
+            return speed
+        if o.is_pin:
+            rule = self.physics.pin
+            assert rule is not None
+            decel = rule.slide_decel
+        else:
+            props = self.physics.kind(o.kind)
+            sliding = o.slide_until > 0.0
+            decel = (props.slide_decel if sliding else props.roll_decel) + props.drag * speed
+        new = speed - decel * elapsed
+        if o.slide_until > 0.0 and new <= o.slide_until:
+            o.slide_until = 0.0
+        if new <= self.physics.stop_speed:
+            new = 0.0
+        scale = new / speed
+        o.vx, o.vy = vx * scale, vy * scale
+        o.body.velocity = (o.vx, o.vy)
+        return new
+
+    # -- holes -----------------------------------------------------------------------------------
+    def _holes(self, o: _Obj, speed: float) -> None:
+        inside: Hole | None = None
+        for h in self.holes:
+            dx, dy = o.x - h.x, o.y - h.y
+            if dx * dx + dy * dy < h.radius * h.radius:
+                inside = h
+                break
+        if inside is None:
+            o.over_hole = None
+            if not self.spec.on_surface(o.x, o.y):
+                self._escaped(o)
+                return
+            clear = min(o.x, self.spec.length_mm - o.x, o.y, self.spec.width_mm - o.y)
+            for h in self.holes:
+                clear = min(clear, math.hypot(o.x - h.x, o.y - h.y) - h.radius)
+            o.hole_clear = clear
+            return
+        if o.over_hole == inside.id:
+            if speed == 0.0:  # came to rest over a hole after a rattle: it drops
+                self._pot(o, inside, speed)
+            return
+        o.over_hole = inside.id
+        rule = self.physics.hole
+        if speed > 0.0:
+            ux, uy = o.vx / speed, o.vy / speed
+            off = abs((o.x - inside.x) * uy - (o.y - inside.y) * ux)
+            chord = 2.0 * math.sqrt(max(inside.radius * inside.radius - off * off, 0.0))
+            over = chord / speed
+            falls = speed <= rule.max_speed and 0.5 * G_MM * over * over >= rule.drop_fraction * o.radius
+        else:
+            falls = True
+        if falls:
+            self._pot(o, inside, speed)
+            return
+        spread = math.radians(self.rng.uniform(-rule.rattle_spread_deg, rule.rattle_spread_deg))
+        heading = math.atan2(o.vy, o.vx) + (math.pi if rule.bounce_back else 0.0) + spread
+        keep = speed * rule.rattle_keep
+        o.vx, o.vy = keep * math.cos(heading), keep * math.sin(heading)
+        o.body.velocity = (o.vx, o.vy)
+        self._pending.append(RawEvent(self.t, "rattle", (o.id,), inside.id, {"speed": round(speed, 1)}))
+
+    def _pot(self, o: _Obj, hole: Hole, speed: float) -> None:
+        self._leave_space(o)
+        o.status = ObjectStatus.IN_HOLE
+        o.hole = hole.id
+        o.x, o.y = hole.x, hole.y
+        self._pending.append(RawEvent(self.t, "pot", (o.id,), hole.id, {"speed": round(speed, 1)}))
+
+    def _escaped(self, o: _Obj) -> None:
+        """A rolling object past the cushion line: it went through a pocket's throat, or off."""
+        best: Hole | None = None
+        for h in self.holes:
+            d = math.hypot(o.x - h.x, o.y - h.y)
+            if d < h.radius + 2.0 * o.radius and (best is None or d < math.hypot(o.x - best.x, o.y - best.y)):
+                best = h
+        if best is not None:
+            self._pot(o, best, o.speed)
+        else:
+            self._gone(o)
+
+    # -- pins ------------------------------------------------------------------------------------
+    def _pin_after_step(self, pin: _Obj) -> None:
+        if pin.vx or pin.vy:
+            return
+        self._wake_off(pin.id)
+        if not pin.pin_touched:
+            return
+        pin.pin_touched = False
+        rule = self.physics.pin
+        assert rule is not None
+        dist = math.hypot(pin.x - pin.home[0], pin.y - pin.home[1])
+        if dist < rule.moved_mm:  # a wobble: it settles back on its spot
+            pin.body.position = pin.home
+            pin.x, pin.y = pin.home
+            self.space.reindex_shapes_for_body(pin.body)
+            return
+        pin.home = (pin.x, pin.y)
+        self._pending.append(RawEvent(self.t, "pin_moved", (pin.id,), None,
+                                      {"position": [round(pin.x, 1), round(pin.y, 1)], "colour": pin.colour}))
+
+    def _fall_pin(self, pin: _Obj, angle_deg: float) -> None:
+        """The pin tips over away from the ball and lies on the cloth, its head along ``angle_deg``."""
+        if pin.status is not ObjectStatus.ON_TABLE:
+            return
+        spec_pin = next((p for p in self.spec.pins if p.id == pin.id), None)
+        height = spec_pin.height if spec_pin is not None else 4.0 * pin.radius
+        self._leave_space(pin)
+        pin.status = ObjectStatus.FALLEN
+        pin.angle = angle_deg
+        a = math.radians(angle_deg)
+        pin.x += 0.5 * height * math.cos(a)
+        pin.y += 0.5 * height * math.sin(a)
+        self._pending.append(RawEvent(self.t, "topple", (pin.id,), None,
+                                      {"angle": round(angle_deg, 1), "colour": pin.colour}))
+
+    # -- flight ----------------------------------------------------------------------------------
+    def _lift(self, o: _Obj, vz: float) -> None:
+        o.vz = vz
+        o.z = max(o.z, 1e-3)
+        o.airborne = True
+        if vz * vz / (2.0 * G_MM) > self.physics.cushion_clear:
+            o.high = True
+        self._wake(o.id)
+
+    def _region(self, x: float, y: float) -> str:
+        L, W, rail = self.spec.length_mm, self.spec.width_mm, self.physics.rail_width
+        if 0.0 <= x <= L and 0.0 <= y <= W:
+            return "surface"
+        if -rail <= x <= L + rail and -rail <= y <= W + rail:
+            return "rail"
+        return "beyond"
+
+    def _flight(self, o: _Obj, dt: float) -> None:
+        ph = self.physics
+        o.vz -= G_MM * dt
+        o.z += o.vz * dt
+        region = self._region(o.x, o.y)
+        if o.high and o.z > ph.cushion_clear:
+            o.shape.filter = _F_AIR
+        if region != "surface" and o.left_t is None:
+            o.left_t = self.t
+            self._pending.append(RawEvent(self.t, "left_surface", (o.id,)))
+        if region == "surface":
+            if o.z <= 0.0:
+                self._land(o)
+        elif region == "rail":
+            if o.z <= ph.cushion_clear and o.vz < 0.0:
+                if o.high:  # lands on the rail top and runs along it
+                    o.z, o.vz, o.airborne, o.on_rail = ph.cushion_clear, 0.0, False, True
+                else:
+                    self._gone(o)
+        elif o.z < ph.cushion_clear and o.vz < 0.0:
+            self._gone(o)  # past the rail and below its top: down to the floor
+
+    def _land(self, o: _Obj) -> None:
+        if o.vz < -300.0:
+            o.vz = -0.3 * o.vz
+            o.z = 0.0
+            return
+        o.z = o.vz = 0.0
+        o.airborne = o.high = o.on_rail = False
+        o.shape.filter = _F_GROUND
+        if o.left_t is not None:
+            self._pending.append(RawEvent(self.t, "returned", (o.id,), None, {"left_t": o.left_t}))
+            o.left_t = None
+
+    def _rail(self, o: _Obj) -> None:
+        region = self._region(o.x, o.y)
+        if region == "surface":  # rolls off the rail top back onto the cloth
+            o.on_rail = False
+            o.airborne = True
+            o.vz = 0.0
+        elif region == "beyond" or o.speed == 0.0:
+            self._gone(o)
+
+    def _gone(self, o: _Obj) -> None:
+        """Off the table for good: on the floor, or stopped on the rail top."""
+        left = o.left_t if o.left_t is not None else self.t
+        self._leave_space(o)
+        o.status = ObjectStatus.OFF_TABLE
+        o.airborne = o.high = o.on_rail = False
+        o.z = 0.0
+        self._pending.append(RawEvent(self.t, "fell_off", (o.id,), None, {"left_t": left}))
+
+    # -- reading the state -----------------------------------------------------------------------
+    def sync(self) -> None:
+        """Read every body's position (a resting body may have been nudged apart by the solver)."""
+        for o in self.objects.values():
+            if o.in_space:
+                p = o.body.position
+                o.x, o.y = p.x, p.y
+
+    def states(self, held: Mapping[str, Point] | None = None) -> tuple[ObjectState, ...]:
+        """Every object now, in insertion order; ``held`` gives the hand position of held objects."""
+        self.sync()
+        out: list[ObjectState] = []
+        held = held or {}
+        for o in self.objects.values():
+            x, y = held.get(o.id, (o.x, o.y))
+            angle = o.angle if o.is_pin else o.roll_deg
+            out.append(ObjectState(
+                id=o.id, kind=o.kind, x=x, y=y, radius=o.radius, status=o.status, z=o.z, vx=o.vx, vy=o.vy,
+                angle=angle, label=o.label, colour=o.colour, hole=o.hole,
+            ))
+        return tuple(out)
+
+    def positions(self) -> dict[str, list[float]]:
+        """Positions of everything on the table (balls, pieces, standing and fallen pins), rounded."""
+        self.sync()
+        return {o.id: [round(o.x, 1), round(o.y, 1)] for o in self.objects.values()
+                if o.status in (ObjectStatus.ON_TABLE, ObjectStatus.FALLEN)}
+
+    def position(self, obj_id: str) -> Point:
+        o = self.objects[obj_id]
+        if o.in_space:
+            p = o.body.position
+            return (p.x, p.y)
+        return (o.x, o.y)
+
+    def status(self, obj_id: str) -> ObjectStatus:
+        return self.objects[obj_id].status
+
+    def kinetic_energy(self) -> float:
+        """Translational kinetic energy of everything (g mm^2/s^2), for checks and benchmarks."""
+        total = 0.0
+        for o in self.objects.values():
+            total += 0.5 * o.body.mass * (o.vx * o.vx + o.vy * o.vy)
+        return total
