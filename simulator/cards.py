@@ -40,6 +40,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "CardDesign",
+    "card_corners_mm",
     "card_sprite",
     "design_for_seed",
     "parse_label",
@@ -149,6 +150,25 @@ DESIGNS: tuple[CardDesign, ...] = (
 def design_for_seed(seed: int) -> CardDesign:
     """The deck a clip of ``seed`` uses: consecutive seeds walk through every design."""
     return DESIGNS[int(seed) % len(DESIGNS)]
+
+
+def card_corners_mm(x: float, y: float, angle: float) -> tuple[tuple[float, float], ...]:
+    """Table points (mm) of a card's sprite corners: top-left, top-right, bottom-right, bottom-left.
+
+    ``angle`` is the card's rotation in degrees, anticlockwise as seen from above with the table's
+    ``y`` axis down the image (the simulator's convention); 0 is upright for the south player. A
+    renderer maps these four points through its homography and warps the sprite onto them, so it
+    needs no angle convention of its own.
+    """
+    t = math.radians(angle)
+    up = (-math.sin(t), -math.cos(t))
+    right = (math.cos(t), -math.sin(t))
+    hw, hh = CARD_W_MM / 2.0, CARD_H_MM / 2.0
+
+    def p(a: float, b: float) -> tuple[float, float]:
+        return (x + up[0] * a + right[0] * b, y + up[1] * a + right[1] * b)
+
+    return (p(hh, -hw), p(hh, hw), p(-hh, hw), p(-hh, -hw))
 
 
 def design_named(name: str) -> CardDesign:
