@@ -25,11 +25,17 @@ roughly upright for themselves (east 90, north 180, west 270) with a random twis
 corners, so a renderer needs no convention of its own.
 
 Events: ``card_kicked`` (objects ``[card-<label>]``, data ``card``), ``card_played`` (data
-``card``, ``seat``, ``order`` = 1-based position of the card among the trick's cards on the board
-when it lands), ``removed`` when the winner lifts a trick (objects the four cards, data
-``positions`` where they were lifted), ``card_retrieved`` when a card led out of turn is taken back
-(data ``card``, ``seat``). ``SimResult.meta`` carries the dealer, the deal, the hands, the kick and
-trump, and per trick the leader, the cards in order and the winner.
+``card``, ``seat``, ``trick`` = the trick's number from 1, ``turn`` = the card's place among the
+trick's cards on the board when it lands, 1 for the lead), ``removed`` when the winner lifts a
+trick (objects the four cards, data ``positions`` where they were lifted), ``card_retrieved`` when
+a card led out of turn is taken back (data ``card``, ``seat``). ``SimResult.meta`` carries the
+dealer, the deal, the hands, the kick and trump, and per trick the leader, the cards in order and
+the winner.
+
+``card_played`` carries no ``order``: DESIGN.md reserves that key for the stacking order of cards
+that land together (rule 23b), and the All-Fours referee reads any ``order`` other than 0 as the
+top card of such a double play. No two cards land together in these clips, so the place in the
+trick travels as ``turn`` instead.
 """
 
 from __future__ import annotations
@@ -275,7 +281,7 @@ class _Script:
         y = min(max(y, by0 + margin), by1 - margin)
         return (x, y), s.angle + self.rng.uniform(-32.0, 32.0)
 
-    def play(self, seat: str, label: str, start: int, order: int) -> tuple[int, int]:
+    def play(self, seat: str, label: str, start: int, trick: int, turn: int) -> tuple[int, int]:
         """A player reaches in and lays ``label`` face up: ``card_played`` at the release frame.
 
         Returns (release frame, frame the hand is back out of view).
@@ -292,7 +298,7 @@ class _Script:
         f_rel = f_over + self.dur(0.14, 0.04)
         self.tl.key(cid, f_rel - 1 if f_rel - 1 > f_over else f_over, glide="inout", x=lx, y=ly, z=1.0)
         self.tl.key(cid, f_rel, x=lx, y=ly, z=0.0, status=ObjectStatus.ON_TABLE, layer=self.tl.next_layer())
-        self.tl.event(f_rel, EventType.CARD_PLAYED, (cid,), card=label, seat=seat, order=order)
+        self.tl.event(f_rel, EventType.CARD_PLAYED, (cid,), card=label, seat=seat, trick=trick, turn=turn)
         f_out = f_rel + self.dur(0.3, 0.05)
         self.tl.hand(s.position, [(start, *s.position, cid), (f_over, *self.hand_target(seat, short), cid),
                                   (f_rel, *self.hand_target(seat, (lx, ly)), cid), (f_out, *s.position, None)])
@@ -354,12 +360,12 @@ class _Script:
         entry: dict[str, Any] = {"number": number, "leader": trick.leader}
         if wrong_lead is not None:
             seat, label = wrong_lead
-            f_rel, _ = self.play(seat, label, f, 1)
+            f_rel, _ = self.play(seat, label, f, number, 1)
             f = self.retrieve(seat, label, f_rel + self.dur(0.8, 0.2)) + self.dur(0.3, 0.1)
             entry["retrieved"] = {"seat": seat, "card": label}
         played: list[str] = []
         for n, (seat, label) in enumerate(trick.plays, start=1):
-            f_rel, _ = self.play(seat, label, f, n)
+            f_rel, _ = self.play(seat, label, f, number, n)
             played.append(label)
             f = f_rel + self.dur(0.22, 0.12)
         f_lift, f_end = self.gather(trick.winner, played, f + self.dur(0.25, 0.08))

@@ -193,7 +193,9 @@ def test_tricks_go_anticlockwise_from_the_leader_and_the_rule_picks_the_winner(n
             assert seats[0] == leader == m["leader"]
             for a, b in zip(seats, seats[1:], strict=False):
                 assert b == _next_anticlockwise(a)
-            assert [e.data["order"] for e in events] == [1, 2, 3, 4]
+            assert [e.data["turn"] for e in events] == [1, 2, 3, 4]
+            assert {e.data["trick"] for e in events} == {m["number"]}
+            assert all("order" not in e.data for e in events)  # DESIGN.md: only for cards landing together
             assert [e.objects for e in events] == [(f"card-{c}",) for c in cards]
             assert m["cards"] == [{"seat": s, "card": c} for s, c in zip(seats, cards, strict=True)]
             led = cards[0][-1]
@@ -236,7 +238,7 @@ def test_a_lead_out_of_turn_is_taken_back_by_its_player() -> None:
         back = _of(r, EventType.CARD_RETRIEVED)
         assert len(back) == 1
         first = played[0]
-        assert first.data["seat"] != r.meta["lead_player"] and first.data["order"] == 1
+        assert first.data["seat"] != r.meta["lead_player"] and first.data["turn"] == 1
         assert back[0].objects == first.objects and back[0].data["seat"] == first.data["seat"]
         assert r.meta["tricks"][0]["retrieved"] == {"seat": first.data["seat"], "card": first.data["card"]}
         nxt = played[1]
