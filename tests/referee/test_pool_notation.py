@@ -160,6 +160,57 @@ def points(updates: Iterable[Update]) -> int:
     return sum(u.points or 0 for u in updates if u.kind is UpdateKind.SCORE)
 
 
+# -- Up and Down tables ------------------------------------------------------------------------
+BREAK_FROM = "0 @ 300,635"
+
+
+def up_and_down(**options: Any) -> Play:
+    """A fresh Up and Down game between Ann (who breaks) and Bob."""
+    from tableref.referee.up_and_down import UpAndDownEngine
+
+    play = Play(UpAndDownEngine(**options))
+    play.input("players", names=["Ann", "Bob"])
+    return play
+
+
+def break_shot(play: Play, rest: str = "rail 2 3 4 5") -> list[Update]:
+    """The zero ball from the kitchen onto the leading ball (ball-1), then ``rest``."""
+    return play.shot(f"{BREAK_FROM} -> 1; {rest}", positions=racked())
+
+
+def call(play: Play, *balls: int, cue: int | None = None, pockets: Sequence[str] | None = None) -> list[Update]:
+    data: dict[str, Any] = {"balls": [f"ball-{b}" for b in balls]}
+    if cue is not None:
+        data["cue"] = f"ball-{cue}"
+    if pockets is not None:
+        data["pockets"] = [p if p.startswith("pocket-") else f"pocket-{p}" for p in pockets]
+    return play.input("called_shot", **data)
+
+
+def make(play: Play, cue: int, ball: int) -> list[Update]:
+    """Call ``ball`` with ``cue`` as the cue ball and pocket it."""
+    return call(play, ball, cue=cue) + play.shot(f"{cue} -> {ball}; pot {ball}")
+
+
+def open_table(**options: Any) -> Play:
+    """Ann's legal break (four balls to the rails, nothing down): Bob at an open table, all 16 balls up."""
+    play = up_and_down(**options)
+    break_shot(play)
+    return play
+
+
+def colors(names: Sequence[str] = ("Ann", "Bob"), **options: Any) -> Play:
+    from tableref.referee.colors import ColorsEngine
+
+    play = Play(ColorsEngine(**options))
+    play.input("players", names=list(names))
+    return play
+
+
+#: The Colors rack: the black at the apex on the foot spot, colours behind it.
+COLORS_RACK = racked([8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15], apex=(1905.0, 635.0))
+
+
 # -- the notation's own tests -------------------------------------------------------------------
 def test_notation_reads_a_shot_into_events_in_order() -> None:
     events = shot("7 @ 300,600 -> 8; 8 -> 9; rail 9 8 right; pot 9 bottom-middle; off 8")
