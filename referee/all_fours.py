@@ -188,9 +188,11 @@ class AllFoursEngine(Engine[AllFoursState]):
         state.ruling = None
         ctx = self._ctx
         if isinstance(item, TableEvent):
+            if item.type in _SEEN_NOT_REFEREED:
+                return []
             handler = _EVENT_HANDLERS.get(item.type)
             if handler is None:
-                accepted = ", ".join(e.value for e in _EVENT_HANDLERS)
+                accepted = ", ".join(e.value for e in (*_EVENT_HANDLERS, *_SEEN_NOT_REFEREED))
                 raise RefereeError(f"All-Fours does not use {item.type.value} events; accepted: {accepted}")
             return handler(ctx, state, item)
         try:
@@ -335,6 +337,9 @@ def _overrule(ctx: Ctx, state: AllFoursState, ruling: Any) -> list[Update]:
         hand.waived.append(ruling.key)
     return out + play.resume_after_overrule(ctx, state, ruling.resume)
 
+
+#: Hands moving cards about (a trick gathered, the pack put down): seen by the camera, nothing to referee.
+_SEEN_NOT_REFEREED: tuple[EventType, ...] = (EventType.REMOVED, EventType.PLACED, EventType.MOVED, EventType.AT_REST)
 
 _EVENT_HANDLERS: dict[EventType, Handler] = {
     EventType.CARD_KICKED: deal.on_kick,

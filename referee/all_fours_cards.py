@@ -38,9 +38,11 @@ def parse_card(label: object) -> str:
     Raises :class:`RefereeError` saying what a card label looks like, so a misread label from the
     camera becomes a question for the referee rather than a crash.
     """
-    if not isinstance(label, str) or len(label.strip()) < 2:
+    if not isinstance(label, str) or len(label.strip()) < 2 or len(label.strip()) > 8:
         raise RefereeError(f"{label!r} is not a card; cards are rank+suit such as 10S, KD, AH, JC")
     text = label.strip().upper()
+    if text.startswith("CARD-"):  # the camera's object id (card-AH)
+        text = text[5:]
     rank, suit = text[:-1], text[-1]
     if rank in ("T", "1"):
         rank = "10"

@@ -134,7 +134,7 @@ def renege_at(hand: Hand, k: int, play: Play) -> Breach | None:
     if not proof:
         return None
     detail = (
-        f"{card_name(proof[0])} was in the hand when {_suit_word(led)} were led to trick {trick.number} "
+        f"the {card_name(proof[0])} was in the hand when {_suit_word(led)} were led to trick {trick.number} "
         f"and {card_name(play.card)} was played"
     )
     jack = f"J{hand.trump}" if hand.trump else None
@@ -160,9 +160,10 @@ def under_trump_at(hand: Hand, k: int, play: Play, flush_exception: str) -> Brea
     proof = sorted(c for c in pool if not is_trump(c, trump))
     if not proof:
         return None
+    held = "was in the hand" if flush_exception == "remaining" else "was dealt (no flush)"
     detail = (
         f"{card_name(play.card)} went under {card_name(over[0].card)} on trick {trick.number} "
-        f"while {card_name(proof[0])} was in the hand"
+        f"while the {card_name(proof[0])} {held}"
     )
     return Breach(FoulCode.UNDER_TRUMP, play.seat, trick.number, play.card, proof[0], detail)
 
