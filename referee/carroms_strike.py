@@ -195,9 +195,8 @@ def strike_facts(rec: StrikeRecord, geo: Geometry, crossing_events: bool) -> Str
     return StrikeFacts(
         own=own, opponent=opp, first_contact=first_obj, first_contact_colour=first_colour,
         own_touched_after_first=touched_after,
-        own_potted=sum(1 for o in potted if colour_of(o) == own),
-        opponent_potted=sum(1 for o in potted if colour_of(o) == opp),
-        queen_potted="queen" in potted, striker_potted="striker" in potted,
+        own_potted=potted_of(events, own), opponent_potted=potted_of(events, opp),
+        queen_potted=queen_potted(events), striker_potted=striker_potted(events),
         crossed_forward=crossed, hit_behind_line=behind, off_board=tuple(off_board(events)),
         placement=geo.placement(rec.seat, rec.position), disturbed=disturbed,
         striker_under=geo.striker_under_piece(rec.rest_positions),
