@@ -33,3 +33,16 @@ def test_the_documented_match_replays_without_a_question(game: str) -> None:
     assert dict(totals) == {p: s for p, s in final["scores"].items() if s or p in totals}
     kinds = {line.get("kind") for line in lines}
     assert {"foul", "score", "turn", "instruction", "game_over"} <= kinds
+
+
+@pytest.mark.parametrize("game", ["up-and-down", "colors"])
+def test_every_input_example_in_the_docs_is_a_kind_the_engine_accepts(game: str) -> None:
+    from tableref.events import HumanInput, parse_line
+    from tableref.referee import engine_class
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "referee" / f"{game}.md").read_text("utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    examples = [parse_line(line) for block in blocks for line in block.splitlines() if line.strip()]
+    cls = engine_class(game)
+    accepted = {"players", "break_winner", "add_foul", "overrule", *getattr(cls, "game_inputs", ())}
+    assert examples and all(isinstance(e, HumanInput) and e.kind in accepted for e in examples)

@@ -169,7 +169,8 @@ def draw_colors(data: st.DataObject, options: dict[str, Any]) -> tuple[list[LogI
             d.shot(0, 8, positions=COLORS_RACK, at=at, rails=4, pots=pots)
             continue
         struck = 0 if d.draw(st.integers(0, 19)) else d.draw(st.sampled_from(live))
-        target = d.draw(st.sampled_from([b for b in live if b != struck] or [None]))
+        others: list[int | None] = [b for b in live if b != struck]
+        target = d.draw(st.sampled_from(others or [None]))
         pool = [b for b in live if b != struck]
         companions = [b for b in pool if b not in (0, 8) and (b + 8 if b < 8 else b - 8) not in live]
         preferred = ([8] if d.core["pending"] else []) + companions
