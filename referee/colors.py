@@ -84,7 +84,7 @@ from tableref.referee.pool_shot import (
     first_hit,
     off_table,
     potted,
-    rail_after_contact,
+    rails_after_contact,
     start_position,
 )
 from tableref.referee.pool_table import BALLS, TABLE_OPTIONS, Point, ball_id, ball_number
@@ -207,6 +207,11 @@ class ColorsEngine(PoolEngine[ColorsCore]):
     def _on_players(self, core: ColorsCore) -> None:
         core.target = self.options["race_to_three_players" if len(core.players) == 3 else "race_to"]
 
+    def _turn_given(self, core: ColorsCore, player: str) -> list[Update]:
+        spot, core.pending, core.window = list(core.pending), [], []
+        core.on_table |= set(spot)
+        return self._spot(core, spot, black=False)
+
     def _outcome(self, state: PoolState[ColorsCore]) -> Outcome | None:
         core = state.core
         if core.phase is not Phase.OVER:
@@ -250,7 +255,7 @@ class ColorsEngine(PoolEngine[ColorsCore]):
             camera.append((ColorsFoul.OBJECT_BALL_OFF_TABLE, names(b for b in gone if b != CUE)))
         if first_hit(shot) is None and CUE not in dropped:
             camera.append((ColorsFoul.NO_CONTACT, ""))
-        elif first_hit(shot) is not None and not dropped and not rail_after_contact(shot):
+        elif first_hit(shot) is not None and not dropped and not rails_after_contact(shot):
             camera.append((ColorsFoul.NO_RAIL_AFTER_CONTACT, ""))
         fouls = ([] if ruling.cancel_camera_fouls else camera) + [(ColorsFoul(c), "") for c in ruling.extra_fouls]
         run = _Run(owe_companion=bool(core.window), owe_black=bool(core.pending),

@@ -174,6 +174,10 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
     def _adjust_score(self, core: C, player: str, points: int) -> None:
         core.scores[player] += points
 
+    def _turn_given(self, core: C, player: str) -> list[Update]:
+        """The referee gave the table to ``player``: what the last shooter owed lapses."""
+        return []
+
     def _validate_options(self, options: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` for a bad venue option value (the name is already known)."""
 
@@ -429,6 +433,8 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
             state.last = None
         if "turn" in data:
             player = self._player(core, data["turn"], "overrule's 'turn'")
+            if player != core.turn:
+                updates.extend(self._turn_given(core, player))
             core.turn = player
             updates.append(turn_update(player, f"{player} to shoot (referee)"))
             state.last = None

@@ -106,7 +106,7 @@ def first_to_rail(shot: Shot) -> str | None:
     return rails[0] if rails else None
 
 
-def rail_after_contact(shot: Shot) -> bool:
+def rails_after_contact(shot: Shot) -> bool:
     """Some ball touched a cushion after the struck ball's first contact (the usual "rail" requirement)."""
     contact = first_contact(shot)
     if contact is None:

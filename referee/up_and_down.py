@@ -221,6 +221,10 @@ class UpAndDownEngine(PoolEngine[UpAndDownCore]):
         core.scores[player] += points
         core.game_scores[player] += points
 
+    def _turn_given(self, core: UpAndDownCore, player: str) -> list[Update]:
+        core.call = None
+        return []
+
     def _outcome(self, state: PoolState[UpAndDownCore]) -> Outcome | None:
         core = state.core
         if core.phase is not Phase.OVER:

@@ -188,3 +188,10 @@ def test_a_late_drop_of_the_black_completes_the_point() -> None:
     play = owing_the_black()
     out = play.shot("0 -> 8; rail 8; rest; late pot 8 top-right")
     assert points(out) == 1 and play.scores()["Ann"] == 1
+
+
+def test_overrule_giving_the_table_to_the_other_player_spots_the_point_ball_waiting_for_the_black() -> None:
+    play = owing_the_black()
+    out = play.input("overrule", turn="Bob")
+    assert ("spot_point_ball", "ball-11") in instructions(out)
+    assert play.core["pending"] == [] and 11 in play.core["on_table"] and play.core["turn"] == "Bob"
