@@ -38,7 +38,10 @@ from tableref.simulator.state import ObjectState, ObjectStatus
 
 MAX_DT = 1.0 / 600.0  # longest physics step (s)
 MIN_DT = 1.0 / 40000.0
+HOLD_STEPS = 6  # steps after a contact begins during which the step length is not increased
 MAX_MOVE_MM = 0.8  # no object moves further than this in one step
+RAIL_LANDING_KEEP = 0.5  # fraction of its speed a ball keeps when it comes down on the rail top
+RAIL_ROLL_BACK = 250.0  # mm/s: a ball on the inner half of the rail top rolls back at this speed
 LAZY_SPEED = 300.0  # mm/s: slower objects are looked at every MAX_DT (they move < 0.5 mm in it)
 
 # collision types
@@ -138,6 +141,8 @@ class World:
         self._awake: dict[str, None] = {}  # insertion-ordered, so runs repeat exactly
         self._pending: list[RawEvent] = []
         self._topple: dict[str, float] = {}
+        self._last_dt = 0.0
+        self._last_touch = -1.0
         disabled = set(disabled_holes)
         unknown = disabled - {h.id for h in spec.holes}
         if unknown:
@@ -271,6 +276,7 @@ class World:
     def _on_contact(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
         a, b = (self._by_shape[s] for s in arb.shapes)
         self._wake(a.id, b.id)
+        self._last_touch = self.t
         self._pending.append(RawEvent(self.t, "contact", (a.id, b.id)))
 
     def _on_touching(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
@@ -281,6 +287,7 @@ class World:
     def _on_pin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
         ball, pin = (self._by_shape[s] for s in arb.shapes)
         self._wake(ball.id, pin.id)
+        self._last_touch = self.t
         self._pending.append(RawEvent(self.t, "contact", (ball.id, pin.id)))
         n = arb.normal  # from the ball towards the pin
         bv, pv = ball.body.velocity, pin.body.velocity
@@ -294,6 +301,7 @@ class World:
     def _on_cushion(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
         obj = self._by_shape[arb.shapes[0]]
         obj.dirty = True
+        self._last_touch = self.t
         where = self._cushion_of[arb.shapes[1]]
         if obj.high and where not in self.physics.tall_cushions:
             arb.process_collision = False  # already flying over this nose
@@ -306,10 +314,12 @@ class World:
         if where in ph.tall_cushions or into <= ph.ride_up_speed:
             return
         vz = ph.ride_up_lift * (into - ph.ride_up_speed)
-        if vz * vz / (2.0 * G_MM) > ph.cushion_clear:
+        clears = vz * vz / (2.0 * G_MM) > ph.cushion_clear
+        if clears:
             obj.high = True  # it climbs the nose and clears it: the cushion does not push back
             arb.process_collision = False
-        self._pending.append(RawEvent(self.t, "lift", (obj.id,), where, {"vz": vz}))
+        self._pending.append(RawEvent(self.t, "lift", (obj.id,), where,
+                                      {"vz": vz, "clears": clears, "n": (n.x, n.y)}))
 
     def _on_cushion_touch(self, arb: pymunk.Arbiter, space: pymunk.Space, data: Any) -> None:
         obj = self._by_shape[arb.shapes[0]]
@@ -318,17 +328,28 @@ class World:
             arb.process_collision = False
 
     # -- stepping --------------------------------------------------------------------------------
-    def suggest_dt(self) -> float:
-        """The step that keeps every moving object under :data:`MAX_MOVE_MM` per step."""
+    def substeps(self, span: float) -> int:
+        """How many equal steps to cut ``span`` seconds into (the clip asks once per video frame).
+
+        Enough that no moving object goes further than :data:`MAX_MOVE_MM` a step and no step is
+        longer than :data:`MAX_DT`. The step is not lengthened again within :data:`HOLD_STEPS`
+        steps of a new contact: Chipmunk warm-starts a contact with its last impulse scaled by the
+        ratio of the new step to the old, which, while a collision's large impulse is still
+        cached, would push two balls apart too hard (or pull them back) when the step changes.
+        """
         vmax = 0.0
         for oid in self._awake:
             o = self.objects[oid]
-            s = abs(o.vx) + abs(o.vy)  # >= speed: a cheap, safe bound
-            if s > vmax:
-                vmax = s
-        if vmax <= 0.0:
-            return MAX_DT
-        return max(MIN_DT, min(MAX_DT, MAX_MOVE_MM / vmax))
+            v = abs(o.vx) + abs(o.vy)  # >= speed: a cheap, safe bound
+            if v > vmax:
+                vmax = v
+        need = max(1, math.ceil(span / MAX_DT - 1e-9), math.ceil(span * vmax / MAX_MOVE_MM - 1e-9))
+        need = min(need, max(1, math.ceil(span / MIN_DT)))
+        if self._last_dt > 0.0 and self.t - self._last_touch <= HOLD_STEPS * self._last_dt:
+            keep = max(1, round(span / self._last_dt))
+            if keep >= need:
+                return keep
+        return need
 
     def _wake(self, *ids: str) -> None:
         for i in ids:
@@ -358,6 +379,7 @@ class World:
         """
         self.t += dt
         t = self.t
+        self._last_dt = dt
         self.space.step(dt)
         for oid in tuple(self._awake):
             o = self.objects[oid]
@@ -384,10 +406,10 @@ class World:
                 props = self.physics.kind(o.kind)  # struck by another object: it skids first
                 o.slide_until = 0.0 if props.slides_only else speed * ROLL_FRACTION
             speed = self._friction(o, v.x, v.y, speed, elapsed)
-            if o.airborne or o.high:
-                self._flight(o, elapsed)
-            elif o.on_rail:
+            if o.on_rail:
                 self._rail(o)
+            elif o.airborne or o.high:
+                self._flight(o, elapsed)
             if o.status is ObjectStatus.ON_TABLE and o.in_space and not o.airborne and not o.on_rail:
                 o.hole_clear -= moved
                 if o.hole_clear <= 0.0 or speed == 0.0:
@@ -398,8 +420,14 @@ class World:
             if ev.kind == "lift":
                 o = self.objects[ev.objects[0]]
                 if o.in_space:
-                    o.vx, o.vy = o.vx * 0.7, o.vy * 0.7
-                    o.body.velocity = (o.vx, o.vy)
+                    if ev.data["clears"]:  # the nose turns the run into the cushion into height
+                        nx, ny = ev.data["n"]
+                        v = o.body.velocity
+                        into = v.x * nx + v.y * ny
+                        keep_n, keep_t = self.physics.ride_up_keep_normal, self.physics.ride_up_keep_along
+                        tx, ty = v.x - into * nx, v.y - into * ny
+                        o.vx, o.vy = tx * keep_t + into * nx * keep_n, ty * keep_t + into * ny * keep_n
+                        o.body.velocity = (o.vx, o.vy)
                     self._lift(o, float(ev.data["vz"]))
         for pin_id, angle in self._topple.items():
             self._fall_pin(self.objects[pin_id], angle)
@@ -562,8 +590,8 @@ class World:
                 self._land(o)
         elif region == "rail":
             if o.z <= ph.cushion_clear and o.vz < 0.0:
-                if o.high:  # lands on the rail top and runs along it
-                    o.z, o.vz, o.airborne, o.on_rail = ph.cushion_clear, 0.0, False, True
+                if o.high:
+                    self._on_rail_top(o)
                 else:
                     self._gone(o)
         elif o.z < ph.cushion_clear and o.vz < 0.0:
@@ -581,13 +609,33 @@ class World:
             self._pending.append(RawEvent(self.t, "returned", (o.id,), None, {"left_t": o.left_t}))
             o.left_t = None
 
+    def _on_rail_top(self, o: _Obj) -> None:
+        """Landed on the rail top: on its inner half it rolls back towards the bed, else off the edge.
+
+        The rail top is rounded; a ball that comes down inside its crest runs along it and drops
+        back (the rule books' "returns by its own means"), one outside the crest falls away.
+        """
+        L, W = self.spec.length_mm, self.spec.width_mm
+        depths = {(-1.0, 0.0): -o.x, (1.0, 0.0): o.x - L, (0.0, -1.0): -o.y, (0.0, 1.0): o.y - W}
+        (nx, ny), depth = max(depths.items(), key=lambda kv: kv[1])
+        o.z, o.vz, o.airborne, o.on_rail = self.physics.cushion_clear, 0.0, False, True
+        o.vx, o.vy = o.vx * RAIL_LANDING_KEEP, o.vy * RAIL_LANDING_KEEP  # the landing on wood takes speed
+        o.body.velocity = (o.vx, o.vy)
+        if depth > 0.5 * self.physics.rail_width:
+            return
+        out = o.vx * nx + o.vy * ny
+        back = -RAIL_ROLL_BACK - out  # replace the outward run by a slow roll inwards
+        o.vx, o.vy = o.vx + back * nx, o.vy + back * ny
+        o.body.velocity = (o.vx, o.vy)
+
     def _rail(self, o: _Obj) -> None:
         region = self._region(o.x, o.y)
-        if region == "surface":  # rolls off the rail top back onto the cloth
-            o.on_rail = False
+        inset = min(o.x, self.spec.length_mm - o.x, o.y, self.spec.width_mm - o.y)
+        if region == "surface" and (inset > o.radius or o.speed == 0.0):
+            o.on_rail = False  # wholly over the bed: it drops off the nose back onto the cloth
             o.airborne = True
             o.vz = 0.0
-        elif region == "beyond" or o.speed == 0.0:
+        elif region == "beyond" or (region == "rail" and o.speed == 0.0):
             self._gone(o)
 
     def _gone(self, o: _Obj) -> None:

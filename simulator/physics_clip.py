@@ -18,7 +18,7 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from tableref.calibration.spec import TableSpec
 from tableref.events import EventType, TableEvent
@@ -101,11 +101,17 @@ class Clip:
                                       hands=tuple(hands)))
 
     def _run(self, until: float | None, *, stop_at_rest: bool) -> float:
-        """Step the world to ``until`` (or to rest), sampling every frame time on the way."""
+        """Step the world to ``until`` (or to rest), sampling every frame time on the way.
+
+        Each frame interval is cut into equal physics steps (the world says how many), so a step
+        lands exactly on every frame time and the step length only changes between frames.
+        ``until`` is rounded up to a frame time.
+        """
         w = self.world
         limit = MAX_CLIP_S if until is None else until
         if limit > MAX_CLIP_S + 1e-9:
             raise RuntimeError(f"scenario {self.scenario!r} runs past {MAX_CLIP_S:.0f} s")
+        limit = self._frame_time(math.ceil(limit * self.fps - 1e-9))
         while True:
             next_frame = self._frame_time(len(self.frames))
             if next_frame <= w.t + 1e-9:
@@ -117,16 +123,20 @@ class Clip:
                 if until is None:
                     raise RuntimeError(f"scenario {self.scenario!r}: objects still moving at {MAX_CLIP_S:.0f} s")
                 return w.t
-            target = min(next_frame, limit)
             if w.at_rest():
-                w.t = target  # nothing moves: skip the physics, keep the clock
+                w.t = next_frame  # nothing moves: skip the physics, keep the clock
                 continue
-            dt = min(w.suggest_dt(), target - w.t)
-            raws = w.step(dt)
-            if target - w.t < 1e-9:
-                w.t = target
-            self.truth.raw(raws)
-            self.truth.track(w)
+            span = next_frame - w.t
+            n = w.substeps(span)
+            dt = span / n
+            for i in range(n):
+                raws = w.step(dt)
+                if i == n - 1:
+                    w.t = next_frame
+                self.truth.raw(raws)
+                self.truth.track(w)
+                if stop_at_rest and w.at_rest():
+                    break
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` pass (objects keep rolling if they roll)."""
@@ -146,13 +156,20 @@ class Clip:
         return t_rest
 
     # -- hands -----------------------------------------------------------------------------------
-    def _entry(self, p: Point) -> tuple[Point, float]:
-        """Where an arm comes in from to reach ``p``: the player's end, or the nearest edge."""
+    def _entry(self, p: Point, side: str | None = None) -> tuple[Point, float]:
+        """Where an arm comes in from to reach ``p``: ``side`` (or the player's side), else the nearest edge.
+
+        Sides: ``low-x`` (bar-billiards player's end), ``high-y`` (carrom south), ``low-y`` (north),
+        ``nearest``.
+        """
         L, W = self.spec.length_mm, self.spec.width_mm
-        if self.player_side == "low-x":
+        side = side or self.player_side
+        if side == "low-x":
             e = (-260.0, p[1])
-        elif self.player_side == "high-y":
+        elif side == "high-y":
             e = (p[0], W + 260.0)
+        elif side == "low-y":
+            e = (p[0], -260.0)
         else:
             gaps = {(-260.0, p[1]): p[0], (L + 260.0, p[1]): L - p[0], (p[0], -260.0): p[1], (p[0], W + 260.0): W - p[1]}
             e = min(gaps, key=lambda k: gaps[k])
@@ -180,10 +197,11 @@ class Clip:
         if holding_second is not None:
             self._overlays.append(_Overlay(t0 + half + 1e-6, t0 + duration, held=(holding_second, pos)))
 
-    def place(self, obj_id: str, at: Point, *, duration: float = 1.2, data: Mapping[str, Any] | None = None) -> None:
+    def place(self, obj_id: str, at: Point, *, duration: float = 1.2, data: Mapping[str, Any] | None = None,
+              side: str | None = None) -> None:
         """A hand brings ``obj_id`` (from the trough, a pocket or the floor) and sets it down at ``at``."""
         self._align()
-        entry, angle = self._entry(at)
+        entry, angle = self._entry(at, side)
         t0 = self.t
         self._hand_path(t0, duration, entry, at, entry, angle, obj_id, None)
         self._run(t0 + duration / 2.0, stop_at_rest=False)
@@ -191,11 +209,12 @@ class Clip:
         self.truth.by_hand(self.t, EventType.PLACED, obj_id, self.world, data)
         self._run(t0 + duration, stop_at_rest=False)
 
-    def remove(self, obj_id: str, *, duration: float = 1.2, data: Mapping[str, Any] | None = None) -> None:
+    def remove(self, obj_id: str, *, duration: float = 1.2, data: Mapping[str, Any] | None = None,
+               side: str | None = None) -> None:
         """A hand picks ``obj_id`` off the table (to the trough, or to re-spot it later)."""
         self._align()
         at = self.world.position(obj_id)
-        entry, angle = self._entry(at)
+        entry, angle = self._entry(at, side)
         t0 = self.t
         self._hand_path(t0, duration, entry, at, entry, angle, None, obj_id)
         self._run(t0 + duration / 2.0, stop_at_rest=False)
@@ -204,11 +223,12 @@ class Clip:
                            {"from": [round(at[0], 1), round(at[1], 1)], **(data or {})})
         self._run(t0 + duration, stop_at_rest=False)
 
-    def move(self, obj_id: str, to: Point, *, duration: float = 1.4, data: Mapping[str, Any] | None = None) -> None:
+    def move(self, obj_id: str, to: Point, *, duration: float = 1.4, data: Mapping[str, Any] | None = None,
+             side: str | None = None) -> None:
         """A hand shifts ``obj_id`` on the table (a carrom striker back onto its baseline)."""
         self._align()
         start = self.world.position(obj_id)
-        entry, angle = self._entry(to)
+        entry, angle = self._entry(to, side)
         t0 = self.t
         third = duration / 3.0
         self._hand_path(t0, 2.0 * third, entry, start, to, angle, None, obj_id)
@@ -341,3 +361,21 @@ def require(condition: bool, what: str) -> None:
 
 def kinds_of(events: list[TableEvent], etype: EventType) -> list[TableEvent]:
     return [e for e in events if e.type is etype]
+
+
+T = TypeVar("T")
+
+
+def sample(make: Callable[[], T], tries: int = 300) -> T:
+    """Call ``make`` until it returns instead of raising :class:`IntentNotMet` (a layout search).
+
+    Geometry draws are cheap, so a script rejects layouts whose planned lines are blocked here,
+    before any physics runs; ``make`` draws from the scenario's generator, so this stays repeatable.
+    """
+    last = "no draw"
+    for _ in range(tries):
+        try:
+            return make()
+        except IntentNotMet as exc:
+            last = str(exc)
+    raise IntentNotMet(f"no layout found ({last})")

@@ -91,6 +91,8 @@ class TablePhysics:
     rail_width: float  # mm of rail top beyond the cushion line on which a flying ball can land
     ride_up_speed: float  # normal speed into a cushion above which a ball climbs the nose
     ride_up_lift: float  # vertical speed gained per mm/s of normal speed above ride_up_speed
+    ride_up_keep_normal: float = 0.05  # fraction of the run into the cushion left after climbing it
+    ride_up_keep_along: float = 0.9  # fraction of the run along the cushion left after climbing it
     tall_cushions: frozenset[str] = frozenset()  # a flying ball still hits these (a scoreboard)
     pin: PinRule | None = None
     max_shot_speed: float = 12000.0  # the hardest stroke this table sees, mm/s
@@ -124,10 +126,10 @@ PHYSICS: Mapping[str, TablePhysics] = MappingProxyType({
         cushion_elasticity=0.78 / math.sqrt(0.94),
         hole=HoleRule(drop_fraction=0.35, max_speed=1800.0, rattle_keep=0.8, rattle_spread_deg=14.0,
                       bounce_back=False),
-        cushion_clear=32.0, rail_width=70.0, ride_up_speed=4500.0, ride_up_lift=0.45,
+        cushion_clear=32.0, rail_width=70.0, ride_up_speed=4000.0, ride_up_lift=0.45,
         tall_cushions=frozenset({"scoreboard"}),
         pin=PinRule(mass=20.0, elasticity=0.55, slide_decel=3500.0, topple_speed=260.0),
-        max_shot_speed=8000.0,
+        max_shot_speed=9000.0,
     ),
     "pool": TablePhysics(
         kinds=MappingProxyType({"ball": _POOL_BALL}),
@@ -145,7 +147,7 @@ PHYSICS: Mapping[str, TablePhysics] = MappingProxyType({
             "striker": _disc(mass=15.0, mu=0.16, drag=0.4, elasticity=math.sqrt(0.85)),
         }),
         cushion_elasticity=0.72 / math.sqrt(0.85),
-        hole=HoleRule(drop_fraction=0.5, max_speed=2600.0, rattle_keep=0.5, rattle_spread_deg=30.0,
+        hole=HoleRule(drop_fraction=0.25, max_speed=2600.0, rattle_keep=0.5, rattle_spread_deg=30.0,
                       bounce_back=True),
         cushion_clear=22.0, rail_width=75.0, ride_up_speed=3200.0, ride_up_lift=0.55,
         max_shot_speed=8000.0, segment_radius=10.0,
