@@ -35,12 +35,13 @@ _SIMPLE = {"stand": "stand", "beg": "beg", "give": "give", "run": "run_pack", "b
 
 
 def _value(text: str) -> Any:
-    if "," in text:
-        return [v for v in text.split(",") if v]
     try:
         return json.loads(text)
     except json.JSONDecodeError:
-        return text
+        pass
+    if "," in text:
+        return [v for v in text.split(",") if v]
+    return text
 
 
 def _plays(words: list[str], t: float) -> list[LogItem]:

@@ -92,7 +92,8 @@ def held_when(hand: Hand, seat: str, k: int) -> set[str]:
         if i > k:
             later.update(p.card for p in trick.pending if p.seat == seat)
     known = set(hand.known.get(seat, ())) - played_so_far
-    return later | known | set(hand.shown.get(seat, ()))
+    shown = set(hand.shown.get(seat, ())) - played_so_far  # a card taken back may be played later
+    return later | known | shown
 
 
 def whole_hand_known(hand: Hand, seat: str) -> bool:
@@ -135,7 +136,7 @@ def renege_at(hand: Hand, k: int, play: Play) -> Breach | None:
         return None
     detail = (
         f"the {card_name(proof[0])} was in the hand when {_suit_word(led)} were led to trick {trick.number} "
-        f"and {card_name(play.card)} was played"
+        f"and the {card_name(play.card)} was played"
     )
     jack = f"J{hand.trump}" if hand.trump else None
     if led == hand.trump and jack in held:
@@ -162,7 +163,7 @@ def under_trump_at(hand: Hand, k: int, play: Play, flush_exception: str) -> Brea
         return None
     held = "was in the hand" if flush_exception == "remaining" else "was dealt (no flush)"
     detail = (
-        f"{card_name(play.card)} went under {card_name(over[0].card)} on trick {trick.number} "
+        f"the {card_name(play.card)} went under the {card_name(over[0].card)} on trick {trick.number} "
         f"while the {card_name(proof[0])} {held}"
     )
     return Breach(FoulCode.UNDER_TRUMP, play.seat, trick.number, play.card, proof[0], detail)
@@ -257,8 +258,8 @@ def hand_awards(hand: Hand) -> list[Award]:
     if trumps:
         high = max(trumps, key=lambda p: power(p.card))
         low = min(trumps, key=lambda p: power(p.card))
-        awards.append(_award(PointName.HIGH, TEAM_OF[high.seat], f"{high.seat} played {card_name(high.card)}"))
-        awards.append(_award(PointName.LOW, TEAM_OF[low.seat], f"{low.seat} played {card_name(low.card)}"))
+        awards.append(_award(PointName.HIGH, TEAM_OF[high.seat], f"{high.seat} played the {card_name(high.card)}"))
+        awards.append(_award(PointName.LOW, TEAM_OF[low.seat], f"{low.seat} played the {card_name(low.card)}"))
     elif hand.stand is StandKind.BLIND and hand.stander is not None:
         team = TEAM_OF[hand.stander]
         awards.append(_award(PointName.HIGH, team, f"no trump played; {hand.stander} stood blind (22d)"))
@@ -303,11 +304,11 @@ def sure_awards(hand: Hand, team: str, shown: set[str]) -> list[Award]:
         top = max(candidates, key=lambda x: power(x[0]))
         above = [r + trump for r in RANKS[power(top[0]) + 1 :]]
         if top[1] == team and all(c in kicked for c in above):
-            out.append(_award(PointName.HIGH, team, f"{card_name(top[0])} cannot be beaten"))
+            out.append(_award(PointName.HIGH, team, f"the {card_name(top[0])} cannot be beaten"))
         bottom = min(candidates, key=lambda x: power(x[0]))
         below = [r + trump for r in RANKS[: power(bottom[0])]]
         if bottom[1] == team and all(c in kicked for c in below):
-            out.append(_award(PointName.LOW, team, f"{card_name(bottom[0])} cannot be undercut"))
+            out.append(_award(PointName.LOW, team, f"the {card_name(bottom[0])} cannot be undercut"))
     jack = f"J{trump}"
     decided = jack_award(hand)
     if decided is not None:

@@ -69,7 +69,7 @@ def score(ctx: Ctx, state: AllFoursState, team: str, delta: int, code: ScoreCode
     out = [
         Update(
             UpdateKind.SCORE,
-            f"{label(state, team)} {'+' if delta > 0 else ''}{delta}: {text} ({game.points[team]} points)",
+            f"{label(state, team)} {'+' if delta > 0 else ''}{delta}: {text} ({_points(game.points[team])})",
             code=code,
             player=team,
             points=delta,
@@ -77,6 +77,10 @@ def score(ctx: Ctx, state: AllFoursState, team: str, delta: int, code: ScoreCode
         )
     ]
     return out + refresh_singer(ctx, state)
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'}"
 
 
 def refresh_singer(ctx: Ctx, state: AllFoursState) -> list[Update]:

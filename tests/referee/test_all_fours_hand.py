@@ -178,7 +178,7 @@ def test_22c_22d_blind_stand_by_leading_before_the_kick_gets_high_and_low_when_n
     # kick 6H: 2 to A; 22d High and Low to the blind stander's pair, Game 21-0 to B
     assert engine.scores() == {"A": 2, "B": 1 + 1 + 2}
     assert not of(updates, UpdateKind.FOUL)
-    assert [u.text for u in of(updates, UpdateKind.SCORE)][0].endswith("stood blind (22d) (1 points)")
+    assert [u.text for u in of(updates, UpdateKind.SCORE)][0].endswith("stood blind (22d) (1 point)")
 
 
 def test_22b_standing_without_trump_loses_the_bullseye_when_the_hand_shows_it() -> None:
@@ -195,7 +195,8 @@ def test_22b_with_the_hands_known_a_stand_without_trump_is_called_at_once() -> N
     run(engine, "deal S; hands E=AC,AD,AS,KC,KD,KS; kick 6H")
     updates = run(engine, "stand")
     assert codes(updates, UpdateKind.FOUL) == ["stood_without_trump"]
-    assert engine.outcome() is not None and engine.outcome().winner == "A"  # type: ignore[union-attr]
+    outcome = engine.outcome()
+    assert outcome is not None and outcome.winner == "A"
 
 
 def test_22c_blind_stand_declared_before_the_kick_but_played_after_it_needs_trump() -> None:
