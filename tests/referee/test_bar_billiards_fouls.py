@@ -189,8 +189,8 @@ def test_3b_o_playing_before_a_ball_due_in_the_trough_is_taken_up() -> None:
     assert table.state["visitor"] == "home"
     start = table.items_for("shot white")[0]
     assert start.type.value == "shot_start"  # type: ignore[union-attr]
-    from tableref.events import TableEvent
-    late = TableEvent(t=start.t, type="shot_start", objects=("white-9",),
+    from tableref.events import EventType, TableEvent
+    late = TableEvent(t=start.t, type=EventType.SHOT_START, objects=("white-9",),
                       data={"position": [260.0, 381.0], "positions": {"white-9": [260.0, 381.0],
                                                                      "red": [200.0, 200.0]}})
     table.apply(late)
@@ -199,11 +199,11 @@ def test_3b_o_playing_before_a_ball_due_in_the_trough_is_taken_up() -> None:
 
 
 def test_3b_o_playing_before_a_pin_is_reset() -> None:
-    from tableref.events import TableEvent
+    from tableref.events import EventType, TableEvent
 
     table = home_banked_250()
     table.play("shot white; hit red; fall 50-left; rest")
-    start = TableEvent(t=99.0, type="shot_start", objects=("white-9",),
+    start = TableEvent(t=99.0, type=EventType.SHOT_START, objects=("white-9",),
                        data={"position": [260.0, 381.0], "positions": {"pin-50-left": [1560.0, 120.0]}})
     table.apply(start)
     updates = table.play("hit red; rest")

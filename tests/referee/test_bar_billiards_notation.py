@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tableref.events import HumanInput, LogItem, TableEvent
+from tableref.events import EventType, HumanInput, LogItem, TableEvent
 from tableref.referee import RefereeError, Update, UpdateKind, make_engine
 from tableref.referee.bar_billiards import BarBilliardsEngine
 
@@ -89,7 +89,7 @@ class Table:
         return out
 
     def event(self, type_: str, objects: list[str], where: str | None = None, **data: Any) -> TableEvent:
-        return TableEvent(t=self.t, type=type_, objects=tuple(objects), where=where, data=data)
+        return TableEvent(t=self.t, type=EventType(type_), objects=tuple(objects), where=where, data=data)
 
     def item(self, w: list[str]) -> LogItem | None:
         head, args = w[0], w[1:]
@@ -135,11 +135,13 @@ class Table:
         if head == "rest":
             self.rest_t = self.t
             positions = {self.ball(k): point(v) for k, _, v in (a.partition("@") for a in words)}
-            return self.event("at_rest", [], **({"positions": positions} if positions else {}))
+            rest = self.event("at_rest", [])
+            return TableEvent(t=rest.t, type=rest.type, data={"positions": positions}) if positions else rest
         if head in ("place", "remove", "move"):
             kind = {"place": "placed", "remove": "removed", "move": "moved"}[head]
             obj = pin(words[0]) if words[0][0].isdigit() else self.ball(words[0])
-            return self.event(kind, [obj], **({"position": at[0]} if at else {}))
+            event = self.event(kind, [obj])
+            return TableEvent(t=event.t, type=event.type, objects=event.objects, data={"position": at[0]}) if at else event
         if head == "wait":
             self.t += float(words[0])
             return None

@@ -9,12 +9,13 @@ that replay and undo rebuild the same states.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tableref.events import HumanInput, LogItem, TableEvent
+from tableref.events import EventType, HumanInput, LogItem, TableEvent
 from tableref.referee import Engine, RefereeError, make_engine
 from tests.referee.harness import check_engine_properties
 
@@ -47,14 +48,12 @@ class Builder:
 
     def push(self, item: LogItem) -> None:
         self.items.append(item)
-        try:
+        with contextlib.suppress(RefereeError):
             self.engine.apply(item)
-        except RefereeError:
-            pass
 
     def ev(self, type_: str, objects: list[str], where: str | None = None, **data: Any) -> None:
         self.t += 0.25
-        self.push(TableEvent(t=self.t, type=type_, objects=tuple(objects), where=where, data=data))
+        self.push(TableEvent(t=self.t, type=EventType(type_), objects=tuple(objects), where=where, data=data))
 
     def inp(self, kind: str, **data: Any) -> None:
         self.t += 0.25
