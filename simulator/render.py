@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -109,7 +109,10 @@ def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
 class Renderer:
     """Renders the frames of one clip (one table, one look) in order."""
 
-    def __init__(self, spec: TableSpec, look: Look, *, card_design: object | None = None) -> None:
+    def __init__(self, spec: TableSpec, look: Look, *, card_design: object | None = None,
+                 orientations: Mapping[str, F64] | None = None) -> None:
+        """``orientations`` fixes balls' initial orientations (ball frame -> table frame) by id;
+        the others are drawn from the look's seed."""
         self.spec = spec
         self.look = look
         self.cam = look.camera
@@ -125,7 +128,7 @@ class Renderer:
             self.cards = CardPainter(look, design, self.background.gain, (spec.length_mm / 2, spec.width_mm / 2))
         self.noise = NoiseBank(self.cam.width, self.cam.height, look.noise_sigma, look.noise_seed,
                                self.background.image)
-        self._orient: dict[str, F64] = {}
+        self._orient: dict[str, F64] = {k: np.asarray(v, dtype=np.float64) for k, v in (orientations or {}).items()}
         self._last: dict[str, ObjectState] = {}
         self._cache: dict[str, _Rendered] = {}
         self._prev_keys: dict[str, tuple[object, ...]] = {}
