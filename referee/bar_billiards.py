@@ -420,6 +420,8 @@ class BarBilliardsEngine(Engine[FrameState]):
         offender = self._player(state, item, "player", state.visitor)
         out: list[Update] = []
         penalise(state, [FoulFound(code, offender)], out)
+        if offender == state.option_for:  # a foul by the player choosing after a foul break ends the choice
+            state.option_for = None
         if offender == state.visitor:
             end_visit(state, self.venue, out, state.opponent(offender))
         else:

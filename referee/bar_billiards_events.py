@@ -145,7 +145,7 @@ def on_shot_start(state: FrameState, ev: TableEvent, venue: Venue) -> list[Updat
         break_number = state.breaks_in_row + 1
     else:
         kind = ShotKind.NORMAL
-        red_in_trough = state.trough_red > 0
+        red_waiting = red_available(state)  # in the trough, or already taken out for this shot
         lying = _ball_lying_at(cloth, colour, pos, struck, venue) if pos is not None and not venue.in_d(pos) else None
         if lying is not None:
             state.table.remove(lying)
@@ -154,7 +154,7 @@ def on_shot_start(state: FrameState, ev: TableEvent, venue: Venue) -> list[Updat
             ball = take_ball(state, colour, venue, pos)
         if pos is not None and not venue.in_d(pos):
             fouls.append(Foul.CUED_OUTSIDE_D)
-        if colour == "white" and red_in_trough:
+        if colour == "white" and red_waiting:
             fouls.append(Foul.RED_NOT_PLAYED)
         state.breaks_in_row = 0
         state.break_holes = []

@@ -439,7 +439,7 @@ def frame_data(state: FrameState) -> dict[str, Any]:
     data: dict[str, Any] = {"frame": state.frame_no}
     slot = current_frame(state.match) if state.match is not None else None
     if slot is not None:
-        data.update(league_frame=slot.number, kind=slot.kind, home=slot.home, away=slot.away,
+        data.update(league_frame=slot.number, kind=slot.kind, home=list(slot.home), away=list(slot.away),
                     referee_team=slot.referee_team)
     return data
 

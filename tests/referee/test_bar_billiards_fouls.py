@@ -300,3 +300,10 @@ def test_impossible_events_are_refused_with_a_clear_message(script: str, message
     table = Table()
     table.play("toss home; break; hit red; rest white-1@900,300 red@1000,400")
     table.refuse(script, message)
+
+
+def test_3b_e_a_white_played_while_the_red_was_already_placed_in_the_d() -> None:
+    table = Table()
+    table.play("toss home; break; hit red; pot red 30; rest white-1@900,300; place red @280,420")
+    updates = table.play("shot white @250,340; hit white-1; rest")
+    assert "red_not_played" in fouls(updates)
