@@ -103,7 +103,7 @@ def on_deal(ctx: Ctx, state: AllFoursState, item: HumanInput) -> list[Update]:
     dealer = parse_seat(named) if named is not None else None
     out: list[Update] = []
     if state.game is None or state.game.over:
-        out += start_game(ctx, state, None)
+        out += start_game(ctx, state, dealer if state.next_dealer is None else None)
     game = live_game(state)
     if game.hand is not None and game.hand.phase is not Phase.DONE:
         raise RefereeError(f"the hand dealt by {game.hand.dealer} is not finished ({game.hand.phase.value})")
@@ -199,8 +199,6 @@ def _first_kick(ctx: Ctx, state: AllFoursState, hand: Hand, card: str) -> list[U
         )
     ]
     out += _score_kick(ctx, state, hand, card)
-    if hand.phase is Phase.DONE:  # the kick ended the game? (it cannot: a bullseye needs a sing)
-        return out
     if hand.stand in (StandKind.BLIND, StandKind.BLIND_DECLARED):
         hand.phase = Phase.PLAY
         out.append(turn_update(ctx, state, hand))

@@ -170,10 +170,27 @@ def _check_card_free(hand: Hand, card: str, seat: str) -> None:
         raise RefereeError(f"the {card_name(card)} is not in {seat}'s hand as shown ({', '.join(known)})")
 
 
+def _check_trick_number(hand: Hand, number: object, card: str) -> None:
+    """When the camera numbers the trick a card lands in, a card for a trick already turned (a fifth
+    card) or for one not yet started cannot happen."""
+    if not isinstance(number, int) or isinstance(number, bool):
+        return
+    trick = current_trick(hand)
+    now = trick.number if trick is not None else len(hand.tricks) + 1
+    if number < now:
+        raise RefereeError(
+            f"the {card_name(card)} is reported in trick {number}, which already has its cards; "
+            f"trick {now} is being played"
+        )
+    if number > now:
+        raise RefereeError(f"the {card_name(card)} is reported in trick {number}, but trick {now} is being played")
+
+
 def on_card_played(ctx: Ctx, state: AllFoursState, item: TableEvent) -> list[Update]:
     hand = current_hand(state)
     card, seat = _event_card(item)
     _check_card_free(hand, card, seat)
+    _check_trick_number(hand, item.data.get("trick"), card)
     order = item.data.get("order")
     if order is not None and order != 0:
         return _top_card(ctx, state, hand, card, seat, bool(item.data.get("bottom_hidden", False)))
@@ -630,6 +647,9 @@ def on_hands(ctx: Ctx, state: AllFoursState, item: HumanInput) -> list[Update]:
             seen[card] = seat
             if card in hand.kicks:
                 raise RefereeError(f"the {card_name(card)} is the kicked card; it is in no one's hand")
+            for other, shown in hand.shown.items():
+                if other != seat and card in shown:
+                    raise RefereeError(f"the {card_name(card)} was seen in {other}'s hand, not {seat}'s")
         missing = [c for c in played_by(hand, seat) if c not in cards]
         if missing and len(cards) >= hand.cards_each[seat]:
             raise RefereeError(f"{seat} has played {', '.join(missing)}, which is not in the hand given")

@@ -330,6 +330,19 @@ def test_impossible_plays_are_refused_and_change_nothing(before: str, last: str,
     assert engine.state_json() == state
 
 
+def test_a_fifth_card_to_a_trick_the_camera_numbered_cannot_happen() -> None:
+    engine = table()
+    run(engine, "deal S; kick 5H; stand; E:2C N:4C W:3C S:5C")
+    fifth = TableEvent(t=30, type=EventType.CARD_PLAYED, data={"card": "6C", "seat": "north", "trick": 1})
+    with pytest.raises(RefereeError, match="already has its cards"):
+        engine.apply(fifth)
+    early = TableEvent(t=31, type=EventType.CARD_PLAYED, data={"card": "6C", "seat": "south", "trick": 3})
+    with pytest.raises(RefereeError, match="trick 2 is being played"):
+        engine.apply(early)
+    on_time = TableEvent(t=32, type=EventType.CARD_PLAYED, data={"card": "6C", "seat": "south", "trick": 2, "turn": 1})
+    assert of(engine.apply(on_time), UpdateKind.TURN)[0].player == "east"
+
+
 def test_a_card_before_the_kick_is_only_the_lead_players_blind_stand() -> None:
     engine = table()
     run(engine, "deal S")
