@@ -21,18 +21,18 @@ IC2024 section                             code
 21b, 21c, 21d, 21f, 25c kick faults        ``kick_irregularity`` input, ``DEAL_FAULTS``
 21d run the pack, 21e run-out              ``all_fours_deal._run_kick``, ``run_out``
 22a stand, beg, give one                   ``all_fours_deal.on_stand/on_beg/on_give/on_run_pack``
-22b, 22c, 22e trump in hand                ``all_fours_rules.trump_check``
+22b, 22c, 22e trump in hand                ``all_fours_rules.trump_check``, ``hands`` input
 22c, 22d blind stand                       ``all_fours_play.on_card_played`` (a lead before the kick),
                                            ``all_fours_rules.hand_awards``
 23a-d card on board                        ``all_fours_play`` (``_top_card``, ``_lead_out_of_turn``,
                                            ``on_card_retrieved``, ``_card_to_board``)
 24a, 24b, 22g renege, under-trump, flush   ``all_fours_rules.renege_at``, ``under_trump_at``
-24c renege to save the Jack / throw-in     ``renege_at`` (``RENEGE_TO_SAVE_JACK``), ``throw_in`` input
+24c renege to save the Jack / throw-in     ``renege_at`` (``RENEGE_TO_SAVE_JACK``), ``all_fours_claims.on_throw_in``
 27a High, Low, Jack/Hang-Jack, Game        ``all_fours_rules.hand_awards``, ``all_fours_play.score_hand``
 27f Game tie to the dealer's opponents     ``all_fours_rules.hand_awards``
-27g-27i singing, sure points, unsung 14    ``all_fours_play.on_sing``, ``all_fours_rules.sure_awards``
+27g-27i singing, sure points, unsung 14    ``all_fours_claims.on_sing``, ``all_fours_rules.sure_awards``
 28 elimination (17 bullseyes, 11 games)    ``all_fours_scoring.end_game``, ``all_fours_match``
-30b-30d power play, 14-0 counts two        ``power_play`` options, ``all_fours_play.bullseyes_for``
+30b-30d power play, 14-0 counts two        ``power_play`` options, ``all_fours_claims.bullseyes_for``
 =========================================  ===========================================================
 
 Standard All Fours the book assumes
@@ -95,6 +95,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from tableref.events import EventType, HumanInput, LogItem, TableEvent
+from tableref.referee import all_fours_claims as claims
 from tableref.referee import all_fours_deal as deal
 from tableref.referee import all_fours_play as play
 from tableref.referee.all_fours_cards import SEATS, check_seat_order, other_team, parse_seat, parse_team
@@ -360,15 +361,15 @@ _INPUT_HANDLERS: dict[InputKind, Handler] = {
     InputKind.TEAMS: _on_teams,
     InputKind.NEW_GAME: deal.on_new_game,
     InputKind.DEAL: deal.on_deal,
-    InputKind.HANDS: play.on_hands,
+    InputKind.HANDS: claims.on_hands,
     InputKind.STAND: deal.on_stand,
     InputKind.BEG: deal.on_beg,
     InputKind.GIVE: deal.on_give,
     InputKind.RUN_PACK: deal.on_run_pack,
     InputKind.BLIND_STAND: deal.on_blind_stand,
-    InputKind.SING: play.on_sing,
-    InputKind.CLAIM_RENEGE: play.on_claim_renege,
-    InputKind.THROW_IN: play.on_throw_in,
+    InputKind.SING: claims.on_sing,
+    InputKind.CLAIM_RENEGE: claims.on_claim_renege,
+    InputKind.THROW_IN: claims.on_throw_in,
     InputKind.MISDEAL: _misdeal,
     InputKind.KICK_IRREGULARITY: _kick_fault,
     InputKind.ADD_PENALTY: _on_add_penalty,

@@ -377,6 +377,17 @@ def test_27a_a_full_hand_scores_high_low_hang_jack_and_game_in_order() -> None:
     contract_holds(engine)
 
 
+def test_27a_game_counts_ten_10_ace_4_king_3_queen_2_jack_1_in_the_tricks_taken() -> None:
+    engine = table()
+    run(engine, "deal S; kick 6H; stand")
+    updates = run(engine, FULL_HAND)
+    # A took 10H+JH+AH (15) and KH+10C+JC (14); B took KC (3) and AS (4); twos to nines count nothing
+    hand_over = [u for u in of(updates, UpdateKind.PHASE) if u.code == "hand_over"][0]
+    assert hand_over.data["game_totals"] == {"A": 29, "B": 7}
+    tricks = of(updates, UpdateKind.TRICK)
+    assert [t.data["game_totals"] for t in tricks][:2] == [{"A": 15, "B": 0}, {"A": 15, "B": 3}]
+
+
 def test_27a_the_jack_taken_by_the_holders_partner_scores_one() -> None:
     engine = table()
     run(engine, "deal S; kick 6H; stand")
