@@ -186,6 +186,8 @@ def on_card_played(ctx: Ctx, state: AllFoursState, item: TableEvent) -> list[Upd
     _check_card_free(hand, card, seat)
     _check_trick_number(hand, item.data.get("trick"), card)
     order = item.data.get("order")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 0):
+        raise RefereeError(f"'order' stacks cards landing together: 0 for the bottom card, 1 above it; got {order!r}")
     if order is not None and order != 0:
         return _top_card(ctx, state, hand, card, seat, bool(item.data.get("bottom_hidden", False)))
     if cards_left(hand, seat) <= 0:

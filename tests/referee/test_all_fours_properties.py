@@ -22,6 +22,8 @@ from tableref.events import EventType, HumanInput, LogItem, TableEvent
 from tableref.referee import RefereeError, Update, UpdateKind
 from tableref.referee.all_fours import AllFoursEngine
 from tableref.referee.all_fours_cards import DECK, SEATS, power, suit_of
+from tableref.referee.all_fours_codes import InputKind
+from tableref.referee.all_fours_notation import parse
 from tableref.replay import replay_stream
 from tests.referee.harness import check_engine_properties
 
@@ -175,6 +177,39 @@ def test_random_legal_games_keep_the_engine_contract_and_draw_no_foul(seed: int,
     dealer.play(hands)
     assert not [u for u in dealer.updates if u.kind is UpdateKind.FOUL], "legal play drew a foul"
     check_engine_properties(AllFoursEngine, dealer.items)
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 20),
+    st.sampled_from([*SEATS, "A", "B", "x", "wrong_count", "looked_at_cards", "pack_fell_after_kick"]),
+    st.sampled_from(DECK),
+    st.lists(st.sampled_from(DECK), max_size=7),
+    st.dictionaries(st.sampled_from(["A", "B"]), st.integers(-1, 20), max_size=2),
+)
+_KEYS = st.sampled_from(["dealer", "seat", "team", "cards", "cause", "code", "card", "order", "trick",
+                         "bullseyes", "table", "games", "closed", "close_table", "cards_held", "south"])
+_JUNK = st.one_of(
+    st.builds(
+        lambda kind, data: HumanInput(t=50.0, kind=kind, data=data),
+        st.sampled_from([k.value for k in InputKind] + ["called_shot"]),
+        st.dictionaries(_KEYS, _VALUES, max_size=3),
+    ),
+    st.builds(
+        lambda etype, card, data: TableEvent(t=50.0, type=etype, objects=(card,), data=data),
+        st.sampled_from([EventType.CARD_PLAYED, EventType.CARD_KICKED, EventType.CARD_RETRIEVED, EventType.POT]),
+        st.sampled_from([*DECK, "card-AH", "ZZ"]),
+        st.dictionaries(_KEYS, _VALUES, max_size=3),
+    ),
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(junk=st.lists(_JUNK, max_size=25))
+def test_any_input_is_applied_or_refused_with_a_referee_error_never_a_crash(junk: list[LogItem]) -> None:
+    start = parse("deal S; kick 5H; stand; E:2C N:4C")
+    check_engine_properties(AllFoursEngine, [*start, *junk])
 
 
 def test_a_long_legal_game_reaches_a_sung_bullseye() -> None:
