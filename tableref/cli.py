@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True, choices=GAMES)
     p.add_argument("--scenario", required=True, help="scenario name (see `tableref simulate --game G --scenario list`)")
     p.add_argument("--seed", type=_positive_int, default=0)
-    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--out", help="output folder (required unless --scenario list)")
     p.add_argument("--width", type=_positive_int, default=1280)
     p.add_argument("--height", type=_positive_int, default=720)
     p.add_argument("--fps", type=_positive_int, default=30)

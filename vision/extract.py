@@ -35,9 +35,14 @@ class ExtractorParams:
 
     * ``start_speed``: speed (mm/s) a resting ball must reach to start a shot. Lower catches the
       softest touches; higher ignores tracking jitter and a ball nudged by hand.
-    * ``rest_speed`` and ``rest_s``: everything slower than this for this long is at rest. A longer
-      window avoids closing a shot while a slow ball is still creeping (and the referee then
-      judging early); a shorter one reports the end of the shot sooner.
+    * ``still_mm`` and ``rest_s``: an object is still once it has stayed within ``still_mm`` of
+      where it stopped; when everything has been still for ``rest_s`` the shot is over, dated to
+      when the last object stopped. Displacement, not speed, decides: speed from noisy positions
+      never reaches zero. A longer window avoids closing a shot while a slow ball still creeps (and
+      the referee judging early); a shorter one reports the end sooner. ``rest_speed`` is the speed
+      below which a ball counts as not moving for contacts and cushions.
+    * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
+      appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
       the sum of radii; covers detection noise. Larger finds glancing kisses, smaller avoids
       near-misses counted as contacts.
@@ -47,19 +52,25 @@ class ExtractorParams:
       touching before a new contact between them is reported.
     * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
+    * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
+      playing surface (a ball pressed into a cushion never gets there).
     * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
     * ``pin_moved_mm``: a standing pin this far from its spot after a shot has moved.
     """
 
     start_speed: float = 250.0
-    rest_speed: float = 25.0
+    rest_speed: float = 60.0
+    still_mm: float = 4.0
+    still_smoothing: float = 0.35
     rest_s: float = 0.4
+    warmup_s: float = 0.5
     contact_tol_mm: float = 6.0
     turn_deg: float = 12.0
     speed_change: float = 0.15
     separation_mm: float = 8.0
     cushion_tol_mm: float = 10.0
     moved_mm: float = 25.0
+    off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
     pin_moved_mm: float = 8.0
 
@@ -80,7 +91,7 @@ class _ShotState:
     touching: set[tuple[str, str]] = field(default_factory=set)
     armed: set[str] = field(default_factory=set)
     crossed: set[str] = field(default_factory=set)
-    quiet_since: float | None = None
+    seat: str | None = None
 
 
 class EventExtractor:
@@ -98,6 +109,9 @@ class EventExtractor:
         self._pin_fallen_frames: dict[str, int] = {}
         self._pin_moved: dict[str, tuple[float, float]] = {}
         self._off: dict[str, float] = {}
+        self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
+        self._start_t: float | None = None
+        self._smooth: dict[str, tuple[float, float]] = {}
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
         self._cushions: tuple[Cushion, ...] = spec.cushions
@@ -105,6 +119,8 @@ class EventExtractor:
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
         t, frame = tracks.t, tracks.frame
+        if self._start_t is None:
+            self._start_t = t
         self._frame_t[frame] = t
         if len(self._frame_t) > 600:
             for old in sorted(self._frame_t)[:-300]:
@@ -113,6 +129,7 @@ class EventExtractor:
         balls = [tr for tr in tracks.tracks if not tr.group.startswith("pin")]
         pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
         visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
+        self._update_anchors(visible, t, frame)
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
             if not self.in_shot:
@@ -122,8 +139,10 @@ class EventExtractor:
             events += self._cushion_hits(visible, t, frame)
             events += self._baulk(visible, t, frame)
             events += self._baseline(visible, t, frame)
+        events += self._off_surface(visible, t, frame)
         events += self._ends(balls, t, frame)
-        events += self._pins(pins, t, frame)
+        pin_events = self._pins(pins, t, frame)
+        events += pin_events + self._pin_contacts(pin_events, pins, visible)
         if self.in_shot:
             events += self._maybe_rest(visible, pins, t, frame)
         for tr in visible:
@@ -136,39 +155,73 @@ class EventExtractor:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
                   and tr.id in self._prev]
         if not movers:
-            for tr in visible:
-                if tr.speed < self.p.rest_speed:
-                    self._rest_pos[tr.id] = (tr.x, tr.y)
             return []
         struck = max(movers, key=lambda tr: tr.speed)
+        prev = self._prev[struck.id]
         self.in_shot = True
-        self._shot = _ShotState(struck=struck.id, start_t=self._prev[struck.id].t)
-        start = self._rest_pos.get(struck.id, (self._prev[struck.id].x, self._prev[struck.id].y))
+        self._shot = _ShotState(struck=struck.id, start_t=prev.t)
+        start = self._rest_pos.get(struck.id, (prev.x, prev.y))
         positions = {tr.id: [round(x, 1) for x in self._rest_pos.get(tr.id, (tr.x, tr.y))] for tr in visible}
         self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
+        self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
         start_frame = frame - 1 if frame > 0 else frame
-        return [TableEvent(t=self._prev[struck.id].t, frame=start_frame, type=EventType.SHOT_START,
+        return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
 
+    def _seat_of(self, position: tuple[float, float]) -> str | None:
+        """The carrom seat whose baseline strip the striker starts on (nearest strip's centre)."""
+        best: tuple[float, str] | None = None
+        for bl in self.spec.baselines:
+            pts = [*bl.front, *bl.back]
+            cx = sum(p[0] for p in pts) / 4
+            cy = sum(p[1] for p in pts) / 4
+            d = math.hypot(position[0] - cx, position[1] - cy)
+            if best is None or d < best[0]:
+                best = (d, bl.seat)
+        return best[1] if best else None
+
+    def _update_anchors(self, visible: list[Track], t: float, frame: int) -> None:
+        """Each object's anchor: where it stopped and since when. Positions are smoothed first so
+        that detection noise alone never moves an anchor (a real roll does, within a frame or two)."""
+        seen = set()
+        for tr in visible:
+            seen.add(tr.id)
+            sx, sy = self._smooth.get(tr.id, (tr.x, tr.y))
+            a = self.p.still_smoothing
+            sx, sy = a * tr.x + (1 - a) * sx, a * tr.y + (1 - a) * sy
+            self._smooth[tr.id] = (sx, sy)
+            anchor = self._anchor.get(tr.id)
+            if anchor is None or math.hypot(sx - anchor[0], sy - anchor[1]) > self.p.still_mm:
+                self._anchor[tr.id] = (sx, sy, t, frame)
+        for gone in set(self._anchor) - seen:
+            del self._anchor[gone]
+            self._smooth.pop(gone, None)
+
+    def _still_since(self) -> tuple[float, int] | None:
+        """When the last object stopped (the latest anchor), or None with nothing on the table."""
+        if not self._anchor:
+            return None
+        latest = max(self._anchor.values(), key=lambda a: a[2])
+        return latest[2], latest[3]
+
     def _maybe_rest(self, visible: list[Track], pins: list[Track], t: float, frame: int) -> list[TableEvent]:
-        moving = [tr for tr in visible if tr.speed > self.p.rest_speed]
-        if moving:
-            self._shot.quiet_since = None
-            return []
-        if self._shot.quiet_since is None:
-            self._shot.quiet_since = t
-            self._quiet_frame = frame
-        if t - self._shot.quiet_since < self.p.rest_s:
+        still = self._still_since()
+        if still is None:
+            still = (t, frame)
+        if t - still[0] < self.p.rest_s or any(tr.status == TrackStatus.MISSING and tr.speed > self.p.rest_speed
+                                                for tr in visible):
             return []
         self.in_shot = False
+        when, when_frame = still
+        when = max(when, self._shot.start_t)
         positions: dict[str, list[float]] = {tr.id: [round(tr.x, 1), round(tr.y, 1)] for tr in visible}
         for pin in pins:
             if pin.status in (TrackStatus.VISIBLE, TrackStatus.MISSING):
                 positions[pin.id] = [round(pin.x, 1), round(pin.y, 1)]
-        events = [TableEvent(t=self._shot.quiet_since, frame=self._quiet_frame, type=EventType.AT_REST,
-                             objects=tuple(sorted(positions)), data={"positions": positions})]
-        events += self._pin_moves(pins, self._shot.quiet_since, self._quiet_frame)
+        events = [TableEvent(t=when, frame=when_frame, type=EventType.AT_REST,
+                             objects=(), data={"positions": positions})]
+        events += self._pin_moves(pins, when, when_frame)
         for tr in visible:
             self._rest_pos[tr.id] = (tr.x, tr.y)
         return events
@@ -269,8 +322,8 @@ class EventExtractor:
     def _baulk(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball touching the D or baulk counts once it has been out of baulk during this shot
         (the cue ball starts in the D; a ball resting in baulk is not 'returning')."""
-        if self.spec.baulk_x is None:
-            return []
+        if self.spec.baulk_x is None or self.spec.d_centre is None:
+            return []  # only bar billiards has a D and a baulk area (pool's baulk_x is its head string)
         events: list[TableEvent] = []
         for tr in visible:
             if not self.spec.in_baulk(tr.x, tr.radius_mm):
@@ -290,7 +343,7 @@ class EventExtractor:
             if prev is None:
                 continue
             for bl in self.spec.baselines:
-                if bl.seat != self.shooter_seat:
+                if bl.seat != (self._shot.seat or self.shooter_seat):
                     continue
                 (x0, y0), (x1, y1) = bl.front
                 bx, by = (bl.back[0][0] + bl.back[1][0]) / 2, (bl.back[0][1] + bl.back[1][1]) / 2
@@ -314,15 +367,33 @@ class EventExtractor:
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
                                          objects=(tr.id,), where=tr.hole, data=data))
                 self._forget(tr.id)
-            elif tr.status == TrackStatus.OFF_TABLE:
-                self._off[tr.id] = t
-                events.append(TableEvent(t=tr.last_seen_t, frame=_frame_at(self._frame_t, tr.last_seen_t, frame),
+            elif tr.status == TrackStatus.OFF_TABLE or (tr.status == TrackStatus.REMOVED and tr.id in self._off):
+                left = self._off.pop(tr.id, tr.last_seen_t)
+                events.append(TableEvent(t=left, frame=_frame_at(self._frame_t, left, frame),
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
-                events.append(TableEvent(t=t, frame=frame, type=EventType.REMOVED, objects=(tr.id,),
-                                         data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
+                when = tr.last_seen_t
+                events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.REMOVED,
+                                         objects=(tr.id,), data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._forget(tr.id)
+        return events
+
+    def _off_surface(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        """A ball whose centre goes beyond the cushions has left the playing surface (a camera
+        still sees it in the air over the rail); if it comes back onto the cloth by itself, it
+        left and ``returned``. One that never comes back is reported when its track ends."""
+        events: list[TableEvent] = []
+        L, W = self.spec.length_mm, self.spec.width_mm
+        for tr in visible:
+            outside = tr.x < -self.p.off_margin_mm or tr.y < -self.p.off_margin_mm or \
+                tr.x > L + self.p.off_margin_mm or tr.y > W + self.p.off_margin_mm
+            if outside and tr.id not in self._off:
+                self._off[tr.id] = self._prev[tr.id].t if tr.id in self._prev else t
+            elif not outside and tr.id in self._off and tr.status == TrackStatus.VISIBLE:
+                left = self._off.pop(tr.id)
+                events.append(TableEvent(t=left, frame=_frame_at(self._frame_t, left, frame), type=EventType.OFF_TABLE,
+                                         objects=(tr.id,), data={"returned": True}))
         return events
 
     def _hand_changes(self, balls: list[Track], t: float, frame: int) -> list[TableEvent]:
@@ -331,6 +402,9 @@ class EventExtractor:
             if tr.status != TrackStatus.VISIBLE:
                 continue
             if tr.id not in self._prev and tr.id not in self._rest_pos:
+                if self._start_t is not None and t - self._start_t < self.p.warmup_s:
+                    self._rest_pos[tr.id] = (tr.x, tr.y)  # on the table from the start
+                    continue
                 events.append(TableEvent(t=t, frame=frame, type=EventType.PLACED, objects=(tr.id,),
                                          data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._rest_pos[tr.id] = (tr.x, tr.y)
@@ -367,6 +441,25 @@ class EventExtractor:
                 self._pin_fallen_frames[pin.id] = 0
                 if pin.id in self._pins_fallen and not self.in_shot:
                     self._pins_fallen.discard(pin.id)  # reset by the referee between visits
+        return events
+
+    def _pin_contacts(self, pin_events: list[TableEvent], pins: list[Track], visible: list[Track]) -> list[TableEvent]:
+        """A pin that falls or moves was hit: by the ball whose path passed closest to it."""
+        events: list[TableEvent] = []
+        where = {p.id: p for p in pins}
+        for pe in pin_events:
+            pin = where.get(pe.objects[0])
+            if pin is None:
+                continue
+            best: tuple[float, Track] | None = None
+            for tr in visible:
+                prev = self._prev.get(tr.id)
+                pts = [(tr.x, tr.y)] + ([(prev.x, prev.y)] if prev else [])
+                d = min(_segment_distance(pin.x, pin.y, pts[0], pts[-1]), *(math.hypot(pin.x - x, pin.y - y) for x, y in pts))
+                if best is None or d < best[0]:
+                    best = (d, tr)
+            if best is not None and best[0] <= best[1].radius_mm + pin.radius_mm + 40.0:
+                events.append(TableEvent(t=pe.t, frame=pe.frame, type=EventType.CONTACT, objects=(best[1].id, pin.id)))
         return events
 
     def _pin_moves(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:
@@ -408,6 +501,14 @@ def _within_segment(c: Cushion, x: float, y: float, margin: float) -> bool:
     u = ((x - x0) * dx + (y - y0) * dy) / length2
     pad = margin / math.sqrt(length2)
     return -pad <= u <= 1 + pad
+
+
+def _segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 < 1e-9 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
+    return math.hypot(px - (x0 + u * dx), py - (y0 + u * dy))
 
 
 def _side(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:

@@ -137,14 +137,18 @@ class Tracker:
       (a hand or cue over it) before it is declared removed.
     * ``off_speed_mm_s`` and ``edge_mm``: a ball last seen within ``edge_mm`` of the surface's edge and
       moving outward faster than this has left the table, rather than being hidden.
+    * ``max_jump_mm``: in a second pass, how far a track may jump to a detection of its own label
+      when nothing nearer matched: a ball struck hard from rest moves 100-300 mm in one frame.
+      Larger keeps identity through the hardest shots; smaller avoids pairing a vanished ball
+      with a different one of the same label elsewhere.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
 
     def __init__(self, spec: TableSpec, *, gate_mm: float = 70.0, gate_speed: float = 0.6,
                  label_penalty_mm: float = 45.0, confirm_hits: int = 2, pot_confirm_s: float = 0.12,
-                 occlusion_s: float = 2.0, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
-                 smoothing: float = 0.7, hole_margin_mm: float = 6.0) -> None:
+                 occlusion_s: float = 1.2, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
+                 smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -156,6 +160,7 @@ class Tracker:
         self.edge_mm = edge_mm
         self.smoothing = smoothing
         self.hole_margin_mm = hole_margin_mm
+        self.max_jump_mm = max_jump_mm
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -214,17 +219,35 @@ class Tracker:
                     continue
                 cost = dist + (0.0 if d.label == s.label else self.label_penalty_mm)
                 candidates.append((cost, i, j))
-        candidates.sort()
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for _, i, j in candidates:
+        self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
+        # Second pass: a ball struck from rest jumps far beyond its gate in one frame. Let an
+        # unmatched track take an unmatched detection of its own label within ``max_jump_mm``.
+        late: list[tuple[float, int, int]] = []
+        for i, s in enumerate(tracks):
+            if i in used_t:
+                continue
+            for j, d in enumerate(dets):
+                if j in used_d or d.label != s.label or not self._compatible(s, d):
+                    continue
+                assert d.x_mm is not None and d.y_mm is not None
+                dist = math.hypot(d.x_mm - s.x, d.y_mm - s.y)
+                if dist <= self.max_jump_mm:
+                    late.append((dist, i, j))
+        self._greedy(late, tracks, dets, used_t, used_d, pairs)
+        return pairs
+
+    @staticmethod
+    def _greedy(candidates: list[tuple[float, int, int]], tracks: list[_State], dets: list[Detection],
+                used_t: set[int], used_d: set[int], pairs: list[tuple[_State, Detection]]) -> None:
+        for _, i, j in sorted(candidates):
             if i in used_t or j in used_d:
                 continue
             used_t.add(i)
             used_d.add(j)
             pairs.append((tracks[i], dets[j]))
-        return pairs
 
     @staticmethod
     def _family(group: str) -> str:
