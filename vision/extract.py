@@ -62,6 +62,7 @@ class ExtractorParams:
     rest_speed: float = 60.0
     still_mm: float = 4.0
     still_smoothing: float = 0.35
+    moving_window_s: float = 0.12
     rest_s: float = 0.4
     warmup_s: float = 0.5
     contact_tol_mm: float = 6.0
@@ -82,6 +83,7 @@ class _Prev:
     vx: float
     vy: float
     t: float
+    moving: bool = False
 
 
 @dataclass
@@ -112,6 +114,7 @@ class EventExtractor:
         self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
         self._start_t: float | None = None
         self._smooth: dict[str, tuple[float, float]] = {}
+        self._moving: set[str] = set()
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
         self._cushions: tuple[Cushion, ...] = spec.cushions
@@ -130,6 +133,7 @@ class EventExtractor:
         pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
         visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
         self._update_anchors(visible, t, frame)
+        self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
             if not self.in_shot:
@@ -146,7 +150,8 @@ class EventExtractor:
         if self.in_shot:
             events += self._maybe_rest(visible, pins, t, frame)
         for tr in visible:
-            self._prev[tr.id] = _Prev(tr.x, tr.y, tr.vx, tr.vy, t)
+            moving = tr.id in self._moving
+            self._prev[tr.id] = _Prev(tr.x, tr.y, tr.vx if moving else 0.0, tr.vy if moving else 0.0, t, moving)
         self._last_t = t
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
 
@@ -198,6 +203,14 @@ class EventExtractor:
             del self._anchor[gone]
             self._smooth.pop(gone, None)
 
+    def _is_moving(self, tr: Track, t: float) -> bool:
+        """Really moving: fast, or its smoothed position left its anchor within ``moving_window_s``.
+        Velocity from noisy positions alone would make resting balls look like they jitter."""
+        if tr.speed >= self.p.start_speed:
+            return True
+        anchor = self._anchor.get(tr.id)
+        return anchor is not None and t - anchor[2] <= self.p.moving_window_s and tr.speed >= self.p.rest_speed
+
     def _still_since(self) -> tuple[float, int] | None:
         """When the last object stopped (the latest anchor), or None with nothing on the table."""
         if not self._anchor:
@@ -228,19 +241,19 @@ class EventExtractor:
 
     # -- contacts ---------------------------------------------------------------------------------
     def _changed(self, tr: Track) -> bool:
+        """Did this ball's motion change in the last frame (started, stopped, turned, slowed)?"""
         prev = self._prev.get(tr.id)
         if prev is None:
             return False
-        s0, s1 = math.hypot(prev.vx, prev.vy), tr.speed
-        if s0 < self.p.rest_speed and s1 >= self.p.start_speed * 0.5:
-            return True  # started moving: it was hit
-        if s0 < self.p.rest_speed:
+        now_moving = tr.id in self._moving
+        if prev.moving != now_moving:
+            return True  # started moving (it was hit) or stopped dead (it hit something)
+        if not now_moving:
             return False
+        s0, s1 = math.hypot(prev.vx, prev.vy), tr.speed
         if abs(s1 - s0) > self.p.speed_change * s0 and abs(s1 - s0) > 80.0:
             return True
-        if s1 < self.p.rest_speed:
-            return True
-        cos = (prev.vx * tr.vx + prev.vy * tr.vy) / (s0 * s1)
+        cos = (prev.vx * tr.vx + prev.vy * tr.vy) / max(1e-9, s0 * s1)
         return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) > self.p.turn_deg
 
     def _closest(self, a: Track, b: Track) -> tuple[float, float] | None:
@@ -271,7 +284,8 @@ class EventExtractor:
                     if dist_now > touch + self.p.separation_mm:
                         self._shot.touching.discard(key)
                     continue
-                if a.speed < self.p.rest_speed and b.speed < self.p.rest_speed:
+                pa, pb = self._prev.get(a.id), self._prev.get(b.id)
+                if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
                 approach = self._closest(a, b)
                 if approach is None or approach[0] > touch + self.p.contact_tol_mm:
@@ -291,7 +305,7 @@ class EventExtractor:
         events: list[TableEvent] = []
         for tr in visible:
             prev = self._prev.get(tr.id)
-            if prev is None or tr.status != TrackStatus.VISIBLE:
+            if prev is None or tr.status != TrackStatus.VISIBLE or not prev.moving:
                 continue
             for cushion in self._cushions:
                 key = (tr.id, cushion.id)
