@@ -22,7 +22,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.calibration.spec import TableSpec
-from tableref.simulator.render_effects import NoiseBank, average, composite, darken, jpeg_round_trip
+from tableref.simulator.render_effects import (
+    NoiseBank,
+    average,
+    composite,
+    darken,
+    jpeg_round_trip,
+    motion_blur,
+)
 from tableref.simulator.render_look import Look
 from tableref.simulator.render_objects import CardPart, DiscPart, ObjectPainter, Plan, ShapePart, SpherePart
 from tableref.simulator.render_player import PlayerPainter
@@ -42,8 +49,6 @@ F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
 
 HELD_LIFT_MM = 35.0
-_BLUR_STEP_PX = 1.5
-_MAX_BLUR_SAMPLES = 10
 
 
 def random_rotation(seed: int, key: str) -> F64:
@@ -153,21 +158,12 @@ class Renderer:
         self._last[obj.id] = obj
         return o
 
-    def _samples(self, obj: ObjectState) -> list[tuple[float, float]]:
-        """Positions over the exposure, centred on the frame's instant (motion blur)."""
-        speed = obj.speed
-        if speed <= 0 or obj.kind in ("card", "pin"):
-            return [(obj.x, obj.y)]
+    def _travel(self, obj: ObjectState) -> tuple[float, float]:
+        """How far the object moves (mm) while the shutter is open: the length of its motion blur."""
+        if obj.speed <= 0 or obj.kind in ("card", "pin"):
+            return (0.0, 0.0)
         te = self.look.exposure / self.cam.fps
-        depth = float(self.cam.depth(np.array([[obj.x, obj.y, 0.0]]))[0])
-        px = speed * te * self.cam.fx / depth
-        n = int(min(_MAX_BLUR_SAMPLES, math.ceil(px / _BLUR_STEP_PX)))
-        if n <= 1:
-            return [(obj.x, obj.y)]
-        if n % 2 == 0:
-            n += 1  # odd, so the middle sample is the frame's own position
-        return [(obj.x + obj.vx * te * (k / (n - 1) - 0.5), obj.y + obj.vy * te * (k / (n - 1) - 0.5))
-                for k in range(n)]
+        return (obj.vx * te, obj.vy * te)
 
     def render(self, frame: FrameState) -> U8:
         """The camera image of ``frame`` (BGR ``uint8``, height x width x 3)."""
@@ -182,14 +178,14 @@ class Renderer:
             if not visible:
                 continue
             lift = HELD_LIFT_MM if in_hand and obj.status is not ObjectStatus.ON_TABLE else 0.0
-            samples = self._samples(obj)
-            key = (obj.x, obj.y, obj.z, obj.status, obj.angle, obj.face_up, obj.layer, lift, len(samples),
-                   obj.vx, obj.vy, in_hand, orient.tobytes())
+            travel = self._travel(obj)
+            key = (obj.x, obj.y, obj.z, obj.status, obj.angle, obj.face_up, obj.layer, lift, travel, in_hand,
+                   orient.tobytes())
             cached = self._cache.get(obj.id)
             if cached is not None and cached.key == key:
                 current[obj.id] = cached
                 continue
-            plan = self.objects.plan(obj, samples, orient, lift)
+            plan = self.objects.plan(obj, [(obj.x, obj.y)], orient, lift, travel)
             if plan is not None:
                 pending.append((obj.id, key, plan))
         for r_id, r in self._render_plans(pending):
@@ -264,9 +260,9 @@ class Renderer:
             card_shadow = None
             for part in plan.parts:
                 if isinstance(part, SpherePart):
-                    parts.append(average([next(s_out) for _ in part.samples]))
+                    parts.append(motion_blur(average([next(s_out) for _ in part.samples]), part.blur))
                 elif isinstance(part, DiscPart):
-                    parts.append(average([next(d_out) for _ in part.samples]))
+                    parts.append(motion_blur(average([next(d_out) for _ in part.samples]), part.blur))
                 elif isinstance(part, ShapePart):
                     parts.append(part.shapes)
                 elif isinstance(part, CardPart) and self.cards is not None:

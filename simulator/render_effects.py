@@ -9,6 +9,7 @@ read noise pushed up by gain, because the bank is scaled by a per-pixel factor o
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -41,7 +42,7 @@ def composite(img: U8, sprite: Sprite) -> None:
     col = sprite.colour[sy:sy + ay1 - ay0, sx:sx + ax1 - ax0]
     roi = img[ay0:ay1, ax0:ax1]
     out = roi.astype(np.float32) * (1.0 - a)[..., None] + col
-    np.clip(out, 0, 255, out=out)
+    np.clip(out + 0.5, 0, 255, out=out)
     roi[:] = out.astype(np.uint8)
 
 
@@ -63,6 +64,34 @@ def average(sprites: Sequence[Sprite]) -> Sprite:
     return Sprite(x0, y0, col / n, a / n)
 
 
+def motion_blur(sprite: Sprite, travel: tuple[float, float]) -> Sprite:
+    """Smear a sprite along its image travel ``(dx, dy)`` px over the exposure: a box filter along the
+    line, centred, so the blurred object stays centred where the truth puts it. Under a pixel of travel
+    the sprite is returned as it is.
+    """
+    dx, dy = travel
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        return sprite
+    rx, ry = int(math.ceil(abs(dx) / 2)) + 1, int(math.ceil(abs(dy) / 2)) + 1
+    kernel = np.zeros((2 * ry + 1, 2 * rx + 1), np.float32)
+    n = int(math.ceil(length * 2)) + 1
+    for t in np.linspace(-0.5, 0.5, n):
+        x, y = rx + dx * t, ry + dy * t
+        x0, y0 = int(math.floor(x)), int(math.floor(y))
+        fx, fy = x - x0, y - y0
+        kernel[y0, x0] += (1 - fx) * (1 - fy)
+        kernel[y0, x0 + 1] += fx * (1 - fy)
+        kernel[y0 + 1, x0] += (1 - fx) * fy
+        kernel[y0 + 1, x0 + 1] += fx * fy
+    kernel /= kernel.sum()
+    col = cv2.copyMakeBorder(sprite.colour, ry, ry, rx, rx, cv2.BORDER_CONSTANT, value=(0.0, 0.0, 0.0))
+    a = cv2.copyMakeBorder(sprite.alpha, ry, ry, rx, rx, cv2.BORDER_CONSTANT, value=0.0)
+    col = cv2.filter2D(col, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    a = cv2.filter2D(a, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+    return Sprite(sprite.x0 - rx, sprite.y0 - ry, np.asarray(col, np.float32), np.asarray(a, np.float32))
+
+
 def darken(img: U8, x0: int, y0: int, amount: F32) -> None:
     """Multiply the frame by ``1 - amount`` over a region (a soft shadow), in place."""
     h, w = amount.shape
@@ -72,7 +101,7 @@ def darken(img: U8, x0: int, y0: int, amount: F32) -> None:
     ax0, ay0, ax1, ay1, sx, sy = c
     roi = img[ay0:ay1, ax0:ax1]
     f = 1.0 - amount[sy:sy + ay1 - ay0, sx:sx + ax1 - ax0]
-    roi[:] = (roi.astype(np.float32) * f[..., None]).astype(np.uint8)
+    roi[:] = (roi.astype(np.float32) * f[..., None] + 0.5).astype(np.uint8)
 
 
 class NoiseBank:
@@ -99,8 +128,8 @@ class NoiseBank:
             field = rng.normal(0.0, sigma, shape).astype(np.float32)
             field[..., 1] = field[..., 1] * 0.7 + field[..., 0] * 0.3  # correlated channels, like a Bayer demosaic
             field *= gain
-            self.pos.append(np.clip(field, 0, 255).astype(np.uint8))
-            self.neg.append(np.clip(-field, 0, 255).astype(np.uint8))
+            self.pos.append(np.clip(np.rint(field), 0, 255).astype(np.uint8))
+            self.neg.append(np.clip(np.rint(-field), 0, 255).astype(np.uint8))
 
     def apply(self, img: U8) -> None:
         """Add one noise field at a random offset, in place."""

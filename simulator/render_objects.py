@@ -73,11 +73,13 @@ def ball_pattern(spec: TableSpec, obj: ObjectState, look: Look) -> BallPattern:
 @dataclass(frozen=True)
 class SpherePart:
     samples: tuple[SphereJob, ...]
+    blur: tuple[float, float] = (0.0, 0.0)  # image travel over the exposure (px): motion blur
 
 
 @dataclass(frozen=True)
 class DiscPart:
     samples: tuple[DiscJob, ...]
+    blur: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,8 @@ class ObjectPainter:
                 continue
             share = direct / max(e_total, 1e-6)
             strength = min(0.9, share * (0.5 + look.shadow_strength))
+            if strength < 0.04:
+                continue
             minor = r * k
             major = minor * math.sqrt(1.0 + d2 / light.z ** 2)
             ang = math.atan2(sy - light.y, sx - light.x)
@@ -177,9 +181,18 @@ class ObjectPainter:
         return out
 
     # -- plans ------------------------------------------------------------------------------------
-    def plan(self, obj: ObjectState, samples: Sequence[tuple[float, float]], orient: F64, lift: float = 0.0
-             ) -> Plan | None:
-        """The object drawn at ``samples`` (its position over the exposure; one sample when still)."""
+    def blur_px(self, x: float, y: float, z: float, travel: tuple[float, float]) -> tuple[float, float]:
+        """How far the object's image moves while the shutter is open (``travel`` in table mm)."""
+        if travel == (0.0, 0.0):
+            return (0.0, 0.0)
+        dx, dy = travel
+        a, b = self.cam.project(np.array([[x - dx / 2, y - dy / 2, z], [x + dx / 2, y + dy / 2, z]]))
+        return (float(b[0] - a[0]), float(b[1] - a[1]))
+
+    def plan(self, obj: ObjectState, samples: Sequence[tuple[float, float]], orient: F64, lift: float = 0.0,
+             travel: tuple[float, float] = (0.0, 0.0)) -> Plan | None:
+        """The object drawn at ``samples`` (one position, or several to average), moving ``travel`` mm
+        while the shutter is open."""
         if obj.kind == "card":
             order = (0.0, float(obj.layer) + (1000.0 if lift else 0.0))
             lifted = obj if not lift else _with_z(obj, obj.z + lift)
@@ -187,10 +200,11 @@ class ObjectPainter:
         if obj.kind == "pin":
             return self._pin(obj)
         if self.spec.name == "carrom":
-            return self._disc(obj, samples, lift)
-        return self._ball(obj, samples, orient, lift)
+            return self._disc(obj, samples, lift, travel)
+        return self._ball(obj, samples, orient, lift, travel)
 
-    def _ball(self, obj: ObjectState, samples: Sequence[tuple[float, float]], orient: F64, lift: float) -> Plan:
+    def _ball(self, obj: ObjectState, samples: Sequence[tuple[float, float]], orient: F64, lift: float,
+              travel: tuple[float, float]) -> Plan:
         zc = self.ball_centre_z(obj) + lift
         pattern = ball_pattern(self.spec, obj, self.look)
         pts = np.array([(sx, sy, zc) for sx, sy in samples])
@@ -203,9 +217,11 @@ class ObjectPainter:
         on_floor = zc < 0
         shadows = () if on_floor or zc > 400 else tuple(
             self.sphere_shadows(mid[0], mid[1], zc, obj.radius, contact=max(0.0, 1.0 - (zc - obj.radius) / 30.0)))
-        return Plan(obj.id, (1.0, -self._depth((obj.x, obj.y, zc + obj.radius))), (SpherePart(jobs),), shadows)
+        blur = self.blur_px(mid[0], mid[1], zc, travel)
+        return Plan(obj.id, (1.0, -self._depth((obj.x, obj.y, zc + obj.radius))), (SpherePart(jobs, blur),), shadows)
 
-    def _disc(self, obj: ObjectState, samples: Sequence[tuple[float, float]], lift: float) -> Plan:
+    def _disc(self, obj: ObjectState, samples: Sequence[tuple[float, float]], lift: float,
+              travel: tuple[float, float]) -> Plan:
         look = self.look
         j = look.piece_jitter
         kind = obj.kind if obj.kind in _CARROM_RGB else "white"
@@ -229,7 +245,8 @@ class ObjectPainter:
             for (sx, sy), o, u in zip(samples, obs, und, strict=True))
         mid = samples[len(samples) // 2]
         shadows = tuple(self.sphere_shadows(mid[0], mid[1], thick * 0.6, obj.radius * 1.02, contact=0.7))
-        return Plan(obj.id, (1.0, -self._depth((obj.x, obj.y, thick))), (DiscPart(jobs),), shadows)
+        blur = self.blur_px(mid[0], mid[1], thick, travel)
+        return Plan(obj.id, (1.0, -self._depth((obj.x, obj.y, thick))), (DiscPart(jobs, blur),), shadows)
 
     def _pin(self, obj: ObjectState) -> Plan:
         look = self.look

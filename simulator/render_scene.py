@@ -379,7 +379,7 @@ def build_background(spec: TableSpec, look: Look) -> Background:
             (x1 - 60, y1 - 60, -FLOOR_DEPTH_MM), (x0 + 60, y1 - 60, -FLOOR_DEPTH_MM)]
     cv2.fillPoly(shadow, [_fixed(cam.project_undistorted(np.array(foot)))], 255, cv2.LINE_AA, _SHIFT)
     shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), max(2.0, cam.width / 60)), dtype=np.uint8)
-    img = (img.astype(np.float32) * (1 - 0.55 * shadow.astype(np.float32)[..., None] / 255)).astype(np.uint8)
+    img = (img.astype(np.float32) * (1 - 0.55 * shadow.astype(np.float32)[..., None] / 255) + 0.5).astype(np.uint8)
     _draw_apron(img, cam, spec, furn)
 
     scale = _texture_scale(spec, cam)
@@ -397,7 +397,7 @@ def build_background(spec: TableSpec, look: Look) -> Background:
             (-cw, spec.width_mm + cw, 0.0)]
     cv2.fillPoly(mask, [_fixed(cam.project_undistorted(np.array(surf)))], 255, cv2.LINE_AA, _SHIFT)
     a = mask.astype(np.float32)[..., None] / 255.0
-    img = (img.astype(np.float32) * (1 - a) + cloth_img.astype(np.float32) * a).astype(np.uint8)
+    img = (img.astype(np.float32) * (1 - a) + cloth_img.astype(np.float32) * a + 0.5).astype(np.uint8)
     if spec.name != "pool":
         _draw_holes(img, cam, spec, look)
 
@@ -424,7 +424,7 @@ def build_background(spec: TableSpec, look: Look) -> Background:
     cv2.fillPoly(ring, [_fixed(cam.project_undistorted(np.array(outer)))], 255, cv2.LINE_AA, _SHIFT)
     cv2.fillPoly(ring, [_fixed(cam.project_undistorted(np.array(inner)))], 0, cv2.LINE_AA, _SHIFT)
     a = ring.astype(np.float32)[..., None] / 255.0
-    img = (img.astype(np.float32) * (1 - a) + rail_img.astype(np.float32) * a).astype(np.uint8)
+    img = (img.astype(np.float32) * (1 - a) + rail_img.astype(np.float32) * a + 0.5).astype(np.uint8)
     if spec.name == "pool":
         _draw_holes(img, cam, spec, look)
         if furn.diamonds:
@@ -487,7 +487,7 @@ def _distortion_margin(cam: CameraModel) -> int:
 def _finish(lit: F32, look: Look, margin: int) -> U8:
     """Lens distortion (once, for the whole static scene) and the optics' softness."""
     cam = look.camera
-    out = np.clip(lit, 0, 255).astype(np.uint8)
+    out = np.clip(lit + 0.5, 0, 255).astype(np.uint8)
     if cam.has_distortion:
         mapx, mapy = distortion_maps(cam)
         out = np.asarray(cv2.remap(out, mapx + margin, mapy + margin, cv2.INTER_LINEAR,

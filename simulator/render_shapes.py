@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tableref.calibration.camera import CameraModel
 from tableref.simulator.render_look import Light, Look
+from tableref.simulator.render_scene import cone_factor, irradiance
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -71,74 +71,93 @@ Shape = Capsule | Blob
 
 
 def _fixed(px: F64) -> NDArray[np.int32]:
-    return np.round(np.asarray(px) * _ONE).astype(np.int32).reshape(-1, 1, 2)
+    return np.rint(np.asarray(px) * _ONE).astype(np.int32).reshape(-1, 1, 2)
+
+
+_T = np.linspace(-math.pi / 2, math.pi / 2, 7)
+_COS, _SIN = np.cos(_T)[:, None], np.sin(_T)[:, None]
 
 
 def _capsule_outline(q0: F64, q1: F64, r0: float, r1: float, n: int = 7) -> F64:
+    """Outline of two end circles joined by their tangents (``n`` points per end cap)."""
     d = q1 - q0
     length = float(np.hypot(d[0], d[1]))
     d = np.array([1.0, 0.0]) if length < 1e-06 else d / length
-    ang = math.atan2(d[1], d[0])
-    a1 = np.linspace(ang - math.pi / 2, ang + math.pi / 2, n)
-    a0 = np.linspace(ang + math.pi / 2, ang + 3 * math.pi / 2, n)
-    cap1 = np.stack([q1[0] + r1 * np.cos(a1), q1[1] + r1 * np.sin(a1)], axis=1)
-    cap0 = np.stack([q0[0] + r0 * np.cos(a0), q0[1] + r0 * np.sin(a0)], axis=1)
+    perp = np.array([-d[1], d[0]])
+    cos, sin = (_COS, _SIN) if n == 7 else (np.cos(np.linspace(-math.pi / 2, math.pi / 2, n))[:, None],
+                                            np.sin(np.linspace(-math.pi / 2, math.pi / 2, n))[:, None])
+    cap1 = q1[None, :] + r1 * (d[None, :] * cos + perp[None, :] * sin)
+    cap0 = q0[None, :] + r0 * (-d[None, :] * cos - perp[None, :] * sin)
     return np.vstack([cap1, cap0])
 
 
-def lit_colour(look: Look, gain: float, albedo: tuple[int, int, int], point: Vec3) -> tuple[float, float, float]:
-    """An albedo (BGR 0-255) as the camera sees it at ``point`` facing up, lamps and white balance applied."""
-    from tableref.simulator.render_scene import irradiance
-
-    e = float(irradiance(look, np.array([point]))[0])
-    wb = look.white_balance
-    return (albedo[0] * e * gain * wb[0], albedo[1] * e * gain * wb[1], albedo[2] * e * gain * wb[2])
-
-
-def _clip(c: tuple[float, float, float], f: float) -> tuple[int, int, int]:
-    return (min(255, max(0, round(c[0] * f))), min(255, max(0, round(c[1] * f))), min(255, max(0, round(c[2] * f))))
+def _clip(c: F64, f: float) -> tuple[int, int, int]:
+    v = np.clip(np.rint(c * f), 0, 255)
+    return (int(v[0]), int(v[1]), int(v[2]))
 
 
 def draw_shapes(img: U8, shapes: Sequence[Shape], look: Look, gain: float) -> None:
-    """Draw shapes lowest first (a hand over the cue, the forearm over the hand), shaded."""
+    """Draw shapes lowest first (a hand over the cue, the forearm over the hand), shaded.
+
+    Every point of every shape goes through the camera in one call and every shape's light in one
+    call: a player is some thirty shapes a frame.
+    """
+    if not shapes:
+        return
     cam = look.camera
     light = look.main_light
     f = math.sqrt(cam.fx * cam.fy)
-    for s in sorted(shapes, key=lambda sh: sh.height):
+    order = sorted(shapes, key=lambda sh: sh.height)
+    pts: list[F64] = []
+    mids = np.empty((len(order), 3))
+    for k, s in enumerate(order):
         if isinstance(s, Blob):
-            pts = cam.project(s.outline())
-            base = lit_colour(look, gain, s.albedo, s.centre)
-            cv2.fillPoly(img, [_fixed(pts)], _clip(base, 0.85), cv2.LINE_AA, _SHIFT)
-            inner = Blob(s.centre, (s.axes[0] * 0.7, s.axes[1] * 0.7), s.angle, s.albedo)
-            cv2.fillPoly(img, [_fixed(cam.project(inner.outline()))], _clip(base, 1.0), cv2.LINE_AA, _SHIFT)
-            continue
-        q = cam.project(np.array([s.p0, s.p1]))
-        dep = cam.depth(np.array([s.p0, s.p1]))
+            pts.append(s.outline())
+            mids[k] = s.centre
+        else:
+            mids[k] = ((s.p0[0] + s.p1[0]) / 2, (s.p0[1] + s.p1[1]) / 2, (s.p0[2] + s.p1[2]) / 2)
+            toward = np.array([light.x - mids[k, 0], light.y - mids[k, 1]])
+            nt = float(np.hypot(toward[0], toward[1]))
+            step = toward / nt * 40.0 if nt > 1e-6 else np.zeros(2)
+            pts.append(np.array([s.p0, s.p1, mids[k], (mids[k, 0] + step[0], mids[k, 1] + step[1], mids[k, 2])]))
+    sizes = [len(p) for p in pts]
+    allp = np.vstack(pts)
+    px = cam.project(allp)
+    depth = cam.depth(allp)
+    wb = np.asarray(look.white_balance)
+    base = np.array([s.albedo for s in order], dtype=np.float64) * (irradiance(look, mids) * gain)[:, None] * wb
+    start = 0
+    for k, s in enumerate(order):
+        q = px[start:start + sizes[k]]
+        dep = depth[start:start + sizes[k]]
+        start += sizes[k]
         if np.any(dep <= 1.0):
             continue
+        if isinstance(s, Blob):
+            cv2.fillPoly(img, [_fixed(q)], _clip(base[k], 0.85), cv2.LINE_AA, _SHIFT)
+            centre = q.mean(axis=0)
+            cv2.fillPoly(img, [_fixed(centre + 0.7 * (q - centre))], _clip(base[k], 1.0), cv2.LINE_AA, _SHIFT)
+            continue
         r0, r1 = f * s.r0 / dep[0], f * s.r1 / dep[1]
-        mid = ((s.p0[0] + s.p1[0]) / 2, (s.p0[1] + s.p1[1]) / 2, (s.p0[2] + s.p1[2]) / 2)
-        base = lit_colour(look, gain, s.albedo, mid)
-        cv2.fillPoly(img, [_fixed(_capsule_outline(q[0], q[1], r0, r1))], _clip(base, 0.72), cv2.LINE_AA, _SHIFT)
-        off = _light_offset(cam, light, mid, q[0], q[1])
+        cv2.fillPoly(img, [_fixed(_capsule_outline(q[0], q[1], r0, r1))], _clip(base[k], 0.72), cv2.LINE_AA, _SHIFT)
+        off = _light_offset(light, mids[k], q)
         qa, qb = q[0] + off * r0 * 0.3, q[1] + off * r1 * 0.3
-        cv2.fillPoly(img, [_fixed(_capsule_outline(qa, qb, r0 * 0.6, r1 * 0.6))], _clip(base, 0.98), cv2.LINE_AA,
+        cv2.fillPoly(img, [_fixed(_capsule_outline(qa, qb, r0 * 0.6, r1 * 0.6))], _clip(base[k], 0.98), cv2.LINE_AA,
                      _SHIFT)
         if s.gloss > 0:
             qa, qb = q[0] + off * r0 * 0.45, q[1] + off * r1 * 0.45
             cv2.fillPoly(img, [_fixed(_capsule_outline(qa, qb, r0 * 0.16, r1 * 0.16))],
-                         _clip(base, 1.0 + 0.5 * s.gloss), cv2.LINE_AA, _SHIFT)
+                         _clip(base[k], 1.0 + 0.5 * s.gloss), cv2.LINE_AA, _SHIFT)
 
 
-def _light_offset(cam: CameraModel, light: Light, mid: Vec3, q0: F64, q1: F64) -> F64:
-    """Unit image direction, across the shape, towards the lamp (where its highlight sits)."""
-    dx, dy = light.x - mid[0], light.y - mid[1]
-    n = math.hypot(dx, dy)
-    if n < 1e-6:
-        return np.zeros(2)
-    p = cam.project(np.array([mid, (mid[0] + 40 * dx / n, mid[1] + 40 * dy / n, mid[2])]))
-    toward = p[1] - p[0]
-    axis = q1 - q0
+def _light_offset(light: Light, mid: F64, q: F64) -> F64:
+    """Unit image direction, across the shape, towards the lamp (where its highlight sits).
+
+    ``q`` holds the projections of the two ends, the middle and a point 40 mm from the middle
+    towards the lamp's foot.
+    """
+    toward = q[3] - q[2]
+    axis = q[1] - q[0]
     la = float(np.hypot(axis[0], axis[1]))
     if la > 1e-6:
         axis = axis / la
@@ -147,7 +166,8 @@ def _light_offset(cam: CameraModel, light: Light, mid: Vec3, q0: F64, q1: F64) -
     if nt < 1e-6:
         return np.zeros(2)
     # how far the lamp is to the side, not just which side: a lamp overhead puts the highlight on top
-    side = min(1.0, n / max(light.z - mid[2], 1.0))
+    horizontal = math.hypot(light.x - mid[0], light.y - mid[1])
+    side = min(1.0, horizontal / max(light.z - mid[2], 1.0))
     return np.asarray(toward / nt * side, dtype=np.float64)
 
 
@@ -163,8 +183,6 @@ def on_cloth(light: Light, pts: F64) -> F64:
 
 def shadow_polygons(shapes: Sequence[Shape], look: Look) -> list[tuple[F64, float]]:
     """Each shape's shadow on the cloth from the main lamp: (table-plane outline, height of the caster)."""
-    from tableref.simulator.render_scene import cone_factor
-
     light = look.main_light
     out = []
     for s in shapes:
@@ -214,4 +232,4 @@ def apply_polygon_shadows(img: U8, polys: Sequence[tuple[F64, float]], look: Loo
         mask = cv2.resize(mask, (mw * ds, mh * ds), interpolation=cv2.INTER_LINEAR)[: y1 - y0, : x1 - x0]
     roi = img[y0:y1, x0:x1]
     factor = 1.0 - (strength / 255.0) * mask.astype(np.float32)  # strength 0-1, mask 0-255
-    roi[:] = (roi.astype(np.float32) * factor[..., None]).astype(np.uint8)
+    roi[:] = (roi.astype(np.float32) * factor[..., None] + 0.5).astype(np.uint8)

@@ -37,6 +37,7 @@ GLYPH = 32
 _DISC_COS = math.cos(math.radians(27.0))
 _DISC_SIN = math.sin(math.radians(27.0))
 _STRIPE_Z = 0.52
+_RINGS = 3
 
 
 @dataclass(frozen=True)
@@ -125,15 +126,19 @@ def _camera_basis(cam: CameraModel) -> tuple[F64, F64, F64]:
 
 
 def _grid(rois: Sequence[tuple[int, int, int, int]]) -> tuple[F64, F64, NDArray[np.intp]]:
-    """Pixel centres of several regions (x0, y0, w, h), concatenated, with each pixel's region index."""
-    xs, ys, idx = [], [], []
-    for k, (x0, y0, w, h) in enumerate(rois):
-        yy, xx = np.mgrid[y0:y0 + h, x0:x0 + w]
-        xs.append(xx.ravel())
-        ys.append(yy.ravel())
-        idx.append(np.full(w * h, k, dtype=np.intp))
-    return (np.concatenate(xs).astype(np.float64), np.concatenate(ys).astype(np.float64),
-            np.concatenate(idx))
+    """Pixel centres of several regions (x0, y0, w, h), concatenated, with each pixel's region index.
+
+    Built with a constant number of array operations whatever the number of regions.
+    """
+    r = np.asarray(rois, dtype=np.intp).reshape(-1, 4)
+    sizes = r[:, 2] * r[:, 3]
+    k = np.repeat(np.arange(len(r)), sizes)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    local = np.arange(int(sizes.sum())) - starts[k]
+    w = r[k, 2]
+    xs = r[k, 0] + local % w
+    ys = r[k, 1] + local // w
+    return xs.astype(np.float64), ys.astype(np.float64), k
 
 
 def _split(rois: Sequence[tuple[int, int, int, int]], colour: F64, alpha: F64) -> list[Sprite]:
@@ -203,42 +208,56 @@ def render_spheres(jobs: Sequence[SphereJob], look: Look, gain: float, cloth_bgr
     wx = wr * cphi - wt * sphi
     wy = wr * sphi + wt * cphi
     nz = np.sqrt(np.maximum(0.0, 1.0 - wx * wx - wy * wy))
-    n = wx[:, None] * eu[k] + wy[:, None] * ev[k] - nz[:, None] * view[k]
 
-    # the pattern on the ball
-    orient = np.array([j.orient for j in jobs])  # body -> table
-    nb = np.einsum("nji,nj->ni", orient[k], n)  # table -> body: O^T n
+    def dot(per_job: F64) -> F64:
+        """n . a for each pixel, given (eu.a, ev.a, view.a) per job: no per-pixel 3-vectors needed."""
+        g = per_job[k]
+        return np.asarray(wx * g[:, 0] + wy * g[:, 1] - nz * g[:, 2], dtype=np.float64)
+
+    def project(vecs: F64) -> F64:
+        return np.stack([np.einsum("ij,ij->i", eu, vecs), np.einsum("ij,ij->i", ev, vecs),
+                         np.einsum("ij,ij->i", view, vecs)], axis=1)
+
+    # the pattern on the ball: the normal in the ball's own frame (O^T n, one axis at a time)
+    orient = np.array([j.orient for j in jobs])  # body -> table; column c is body axis c
     albedo = np.array([j.pattern.albedo for j in jobs])[k]
-    stripe = np.array([j.pattern.stripe for j in jobs])[k]
-    number = np.array([j.pattern.number for j in jobs])[k]
-    ivory = np.array([0.93, 0.94, 0.95])
-    white = stripe & (np.abs(nb[:, 2]) > _STRIPE_Z)
-    disc = (number > 0) & (np.abs(nb[:, 0]) > _DISC_COS)
-    col = np.where((white | disc)[:, None], ivory[None, :] * np.asarray(look.piece_jitter)[None, :], albedo)
-    if disc.any():
-        side = np.sign(nb[:, 0])
-        gu = np.clip(((side * nb[:, 1] / _DISC_SIN) + 1.0) * 0.5 * (GLYPH - 1), 0, GLYPH - 1).round().astype(np.intp)
-        gv = np.clip(((-nb[:, 2] / _DISC_SIN) + 1.0) * 0.5 * (GLYPH - 1), 0, GLYPH - 1).round().astype(np.intp)
-        ink = glyphs()[number, gv, gu] * disc
-        col = col * (1.0 - 0.92 * ink[:, None])
+    stripe = np.array([j.pattern.stripe for j in jobs])
+    number = np.array([j.pattern.number for j in jobs])
+    ivory = np.array([0.93, 0.94, 0.95]) * np.asarray(look.piece_jitter)
+    col = albedo
+    if stripe.any() or number.any():
+        nbx, nby, nbz = (dot(project(orient[:, :, c])) for c in range(3))
+        white = stripe[k] & (np.abs(nbz) > _STRIPE_Z)
+        disc = (number[k] > 0) & (np.abs(nbx) > _DISC_COS)
+        col = np.where((white | disc)[:, None], ivory[None, :], albedo)
+        if disc.any():
+            side = np.sign(nbx)
+            gu = np.clip(((side * nby / _DISC_SIN) + 1.0) * 0.5 * (GLYPH - 1), 0, GLYPH - 1).round().astype(np.intp)
+            gv = np.clip(((-nbz / _DISC_SIN) + 1.0) * 0.5 * (GLYPH - 1), 0, GLYPH - 1).round().astype(np.intp)
+            ink = glyphs()[number[k], gv, gu] * disc
+            col = col * (1.0 - 0.92 * ink[:, None])
 
     # light
     lpos, inten, tint, lheight = _lights(look)
     diffuse = np.full((len(xs), 3), look.ambient)
     specular = np.zeros((len(xs), 3))
-    gloss = np.array([j.pattern.gloss for j in jobs])[k]
+    gloss = np.array([j.pattern.gloss for j in jobs])
     for i in range(len(lpos)):
         ldir = lpos[i][None, :] - centres
         ld = np.linalg.norm(ldir, axis=1)
         ldir /= ld[:, None]
         fall = inten[i] * (lheight[i] / ld) ** 2 * cone_factor(look.lights[i], centres)
-        ndl = np.maximum(0.0, np.einsum("ij,ij->i", n, ldir[k]))
+        if not np.any(fall > 1e-4):
+            continue
+        ndl = np.maximum(0.0, dot(project(ldir)))
         diffuse += (fall[k] * ndl)[:, None] * tint[i][None, :]
         half = ldir - view
         half /= np.linalg.norm(half, axis=1, keepdims=True)
-        ndh = np.maximum(0.0, np.einsum("ij,ij->i", n, half[k]))
-        specular += ((ndh ** look.shininess) * fall[k] * gloss)[:, None] * tint[i][None, :]
-    bounce = np.maximum(0.0, -n[:, 2])[:, None] * (np.array(cloth_bgr)[None, :] / 255.0) * 0.35
+        ndh = np.maximum(0.0, dot(project(half)))
+        specular += ((ndh ** look.shininess) * (fall * gloss)[k])[:, None] * tint[i][None, :]
+    up = np.zeros_like(view)
+    up[:, 2] = 1.0
+    bounce = np.maximum(0.0, -dot(project(up)))[:, None] * (np.array(cloth_bgr)[None, :] / 255.0) * 0.35
     wb = np.asarray(look.white_balance)
     colour = (col * (diffuse + bounce) * gain * 255.0 + specular * (look.specular * 255.0)) * wb
     return _split(rois, colour, alpha)
@@ -287,14 +306,19 @@ def render_discs(jobs: Sequence[DiscJob], look: Look, gain: float) -> list[Sprit
         a_side = np.maximum(a_side, np.clip(0.5 + (radius[k] - r_low) * px_per_mm[k] / soft, 0.0, 1.0))
     top = np.array([j.top_bgr for j in jobs])[k]
     rel = r_top / radius[k]
+    # rings (grooves darken, printed rings paint ring_bgr), at most _RINGS per disc, all discs at once
+    ring_tab = np.zeros((len(jobs), _RINGS, 3))
+    ring_tab[:, :, 0] = 2.0  # empty slots never match
     for jdx, j in enumerate(jobs):
-        sel = k == jdx
-        for r0, r1, dark in j.rings:
-            ring = sel & (rel >= r0) & (rel <= r1)
-            if j.ring_bgr is not None and dark < 0:
-                top[ring] = np.asarray(j.ring_bgr)
-            else:
-                top[ring] *= 1.0 - dark
+        for slot, ring in enumerate(j.rings[:_RINGS]):
+            ring_tab[jdx, slot] = ring
+    paint = np.array([j.ring_bgr if j.ring_bgr is not None else (0.0, 0.0, 0.0) for j in jobs])[k]
+    for slot in range(_RINGS):
+        r0, r1, dark = ring_tab[k, slot, 0], ring_tab[k, slot, 1], ring_tab[k, slot, 2]
+        hit = (rel >= r0) & (rel <= r1)
+        painted = hit & (dark < 0)
+        top = np.where(painted[:, None], paint, top)
+        top = top * (1.0 - np.where(hit & (dark > 0), dark, 0.0))[:, None]
     top[rel > 0.93] *= 0.88  # the bevelled edge
     side = np.array([j.side_bgr for j in jobs])[k]
     e_top = _flat_irradiance(look, np.column_stack([centres, thick]))
@@ -352,6 +376,7 @@ def shadow_on_cloth(cam: CameraModel, cx_mm: float, cy_mm: float, axes_mm: tuple
     Jinv = np.linalg.inv(J)
     Q = Jinv.T @ S @ Jinv  # pixel quadratic form
     mean_axis = (axes_mm[0] + axes_mm[1]) / 2
-    ext_px = float(max(axes_mm) + soft_mm) * float(np.abs(J).max()) * 1.5 + 2
-    return ShadowJob(centre_px, (float(Q[0, 0]), float(Q[0, 1]), float(Q[1, 1])), ext_px, strength,
-                     max(0.05, soft_mm / mean_axis))
+    soft = max(0.05, soft_mm / mean_axis)
+    stretch = float(np.linalg.svd(J, compute_uv=False)[0])  # the most px a mm can become here
+    ext_px = max(axes_mm) * (1.0 + soft / 2) * stretch + 1.5
+    return ShadowJob(centre_px, (float(Q[0, 0]), float(Q[0, 1]), float(Q[1, 1])), ext_px, strength, soft)

@@ -100,4 +100,4 @@ def test_impossible_installations_are_refused(kwargs: dict[str, float]) -> None:
     args: dict[str, object] = {"width": 640, "height": 360, "fps": 30, "target": (0.0, 0.0), "height_mm": 1000.0}
     args.update(kwargs)
     with pytest.raises(ValueError):
-        CameraModel.looking_at(**args)  # type: ignore[arg-type]
+        CameraModel.looking_at(**args)
