@@ -199,7 +199,7 @@ def _cloth(spec: TableSpec, rng: np.random.Generator) -> BGR:
 
 def _camera(spec: TableSpec, furn: Furniture, rng: np.random.Generator, width: int, height: int,
             fps: float) -> CameraModel:
-    heights = {"pool": (2200, 3000), "bar-billiards": (1500, 2300), "carrom": (1000, 1600), "cards": (1000, 1600)}
+    heights = {"pool": (2200, 3000), "bar-billiards": (1500, 2300), "carrom": (1000, 1600), "cards": (1200, 1900)}
     lo, hi = heights.get(spec.name, (1500, 2500))
     x0, y0, x1, y1 = furn.outer(spec)
     z = furn.rail_height_mm

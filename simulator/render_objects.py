@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -124,7 +125,7 @@ class ObjectPainter:
         r = obj.radius
         if obj.status is ObjectStatus.OFF_TABLE:
             x0, y0, x1, y1 = self._outer
-            if x0 <= obj.x <= x1 and y0 <= obj.y <= y1:
+            if x0 <= obj.x <= x1 and y0 <= obj.y <= y1 and not self.spec.on_surface(obj.x, obj.y):
                 return r + self.look.furniture.rail_height_mm
             return r - FLOOR_DEPTH_MM
         return r + max(0.0, obj.z)
@@ -203,9 +204,20 @@ class ObjectPainter:
             return self._disc(obj, samples, lift, travel)
         return self._ball(obj, samples, orient, lift, travel)
 
+    def hidden_by_table(self, point: tuple[float, float, float]) -> bool:
+        """True for a point below the table top (on the floor) that the table hides from the camera."""
+        x0, y0, x1, y1 = self._outer
+        z = self.look.furniture.rail_height_mm
+        ring = self.cam.project(np.array([(x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z)]))
+        p = self.cam.project(np.array([point]))[0]
+        inside = cv2.pointPolygonTest(ring.astype(np.float32).reshape(-1, 1, 2), (float(p[0]), float(p[1])), False)
+        return bool(inside >= 0)
+
     def _ball(self, obj: ObjectState, samples: Sequence[tuple[float, float]], orient: F64, lift: float,
-              travel: tuple[float, float]) -> Plan:
+              travel: tuple[float, float]) -> Plan | None:
         zc = self.ball_centre_z(obj) + lift
+        if zc < 0 and self.hidden_by_table((obj.x, obj.y, zc)):
+            return None  # on the floor, out of sight under the table
         pattern = ball_pattern(self.spec, obj, self.look)
         pts = np.array([(sx, sy, zc) for sx, sy in samples])
         obs = self.cam.project(pts)

@@ -26,6 +26,9 @@ Vec3 = tuple[float, float, float]
 BGR = tuple[int, int, int]
 
 _CUE_LENGTH = {"pool": 1470.0, "bar-billiards": 1300.0}
+#: shoulder height over the playing surface of a player reaching in: standing at a pool table,
+#: kneeling or sitting at a carrom board, seated at a card table
+_SHOULDER_Z = {"carrom": 300.0, "cards": 250.0}
 
 
 def _mix(a: BGR, b: BGR, t: float) -> BGR:
@@ -207,6 +210,6 @@ class PlayerPainter:
         wrist = (palm[0] - ux * 60, palm[1] - uy * 60, z + 15)
         out_s = self._edge_distance(hand.x, hand.y, -ux, -uy)
         reach = max(520.0, out_s + 150.0)
-        shoulder = (hand.x - ux * reach, hand.y - uy * reach, 380.0)
+        shoulder = (hand.x - ux * reach, hand.y - uy * reach, _SHOULDER_Z.get(self.spec.name, 380.0))
         shapes += self._arm(wrist, shoulder, 60.0)
         return shapes

@@ -214,3 +214,19 @@ def test_a_ball_that_stops_is_drawn_as_a_fresh_renderer_draws_it() -> None:
     fresh.render(FrameState(0, 0.0, (path[-1], other)))
     ref = fresh.render(FrameState(1, 0.0, (path[-1], other)))
     assert np.abs(img.astype(int) - ref.astype(int)).max() <= 1
+
+
+def test_a_ball_off_the_table_shows_on_the_rail_and_hides_under_the_table() -> None:
+    spec = load_table("bar-billiards")
+    look = _still_look(spec, 12, 25.0, 640, 360)
+    on_rail = ObjectState("white-1", "white", 900.0, spec.width_mm + 60.0, 23.0, status=ObjectStatus.OFF_TABLE)
+    under = ObjectState("white-2", "white", 900.0, 300.0, 23.0, status=ObjectStatus.OFF_TABLE)
+    beyond = ObjectState("white-3", "white", 900.0, spec.width_mm + 900.0, 23.0, status=ObjectStatus.OFF_TABLE)
+    for obj, seen in ((on_rail, True), (under, False)):
+        r = Renderer(spec, look)
+        img = r.render(FrameState(0, 0.0, (obj,)))
+        changed = int((np.abs(img.astype(int) - r.background.image.astype(int)).sum(axis=2) > 30).sum())
+        assert (changed > 20) is seen, obj.id
+    painter = Renderer(spec, look).objects
+    assert painter.hidden_by_table((900.0, 300.0, -700.0))
+    assert painter.ball_centre_z(beyond) < 0 and painter.ball_centre_z(on_rail) > 23.0
