@@ -125,7 +125,7 @@ class NoiseBank:
             # smooth, so the random offset of a field does not misplace it noticeably
             gain[..., 0] = cv2.GaussianBlur(1.4 - 0.8 * luma, (0, 0), 25.0)
         for _ in range(n):
-            field = rng.normal(0.0, sigma, shape).astype(np.float32)
+            field = rng.standard_normal(shape, dtype=np.float32) * np.float32(sigma)
             field[..., 1] = field[..., 1] * 0.7 + field[..., 0] * 0.3  # correlated channels, like a Bayer demosaic
             field *= gain
             self.pos.append(np.clip(np.rint(field), 0, 255).astype(np.uint8))
