@@ -230,3 +230,30 @@ def test_a_ball_off_the_table_shows_on_the_rail_and_hides_under_the_table() -> N
     painter = Renderer(spec, look).objects
     assert painter.hidden_by_table((900.0, 300.0, -700.0))
     assert painter.ball_centre_z(beyond) < 0 and painter.ball_centre_z(on_rail) > 23.0
+
+
+def test_carrom_homography_lands_on_the_top_face_of_a_man() -> None:
+    """Carrom men are discs: the truth plane is their top face, whose centre is what a camera sees."""
+    spec = load_table("carrom")
+    look = _still_look(spec, 13, 30.0)
+    dark = tuple(replace(light, intensity=0.0) for light in look.lights)
+    look = replace(look, cloth_bgr=(40, 40, 40), lights=dark, ambient=1.0, piece_jitter=(1.0, 1.0, 1.0))
+    men = [ObjectState(f"white-{k}", "white", x, y, 15.5)
+           for k, (x, y) in enumerate([(150.0, 150.0), (370.0, 370.0), (600.0, 580.0), (200.0, 560.0)])]
+    renderer = Renderer(spec, look)
+    img = renderer.render(FrameState(0, 0.0, tuple(men)))
+    sim = SimResult("carroms", "carrom", "still", 13, 30.0, (FrameState(0, 0.0, tuple(men)),), ())
+    truth = truth_dict(sim, spec, look)
+    H = np.array(truth["homography"])
+    bg = renderer.background.image.astype(int)
+    for man in men:
+        p = H @ np.array([man.x, man.y, 1.0])
+        u, v = p[0] / p[2], p[1] / p[2]
+        x0, y0 = int(u) - 40, int(v) - 40
+        diff = img[y0:y0 + 80, x0:x0 + 80].astype(int) - bg[y0:y0 + 80, x0:x0 + 80]
+        top = (diff.sum(axis=2) > 300).astype(np.uint8)  # the lit top face, not the darker rim below it
+        m = cv2.moments(top, binaryImage=True)
+        assert m["m00"] > 50
+        assert math.hypot(x0 + m["m10"] / m["m00"] - u, y0 + m["m01"] / m["m00"] - v) < 1.0, man.id
+    # the plane of a ball's centre would miss the top face's centre under this tilt
+    assert truth["homography_z_mm"] < 15.5
