@@ -119,6 +119,8 @@ Handler = Callable[[Ctx, AllFoursState, Any], list[Update]]
 class AllFoursEngine(Engine[AllFoursState]):
     """The IC2024 All-Fours referee for one table of a three-table match."""
 
+    INPUT_KINDS = tuple(k.value for k in InputKind)
+
     game: ClassVar[str] = "all-fours"
 
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType(

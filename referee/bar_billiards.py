@@ -96,6 +96,8 @@ def _score_sums(updates: list[Update]) -> dict[str, int]:
 class BarBilliardsEngine(Engine[FrameState]):
     """4-pin bar billiards, one frame at a time (``new_frame`` for the next; a league match on top)."""
 
+    INPUT_KINDS = tuple(k.value for k in InputKind)
+
     game: ClassVar[str] = "bar-billiards"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     venue: Venue

@@ -102,6 +102,8 @@ _STRIKE_TYPES = (EventType.CONTACT, EventType.CUSHION, EventType.OFF_TABLE, Even
 class CarromsEngine(Engine[CarromsState]):
     """The Carroms referee (singles and doubles, boards and the match)."""
 
+    INPUT_KINDS = INPUT_KINDS
+
     game: ClassVar[str] = "carroms"
 
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType({

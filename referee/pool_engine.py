@@ -365,6 +365,9 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
             raise RefereeError(f"unknown {self.game} input {item.kind!r}; accepted: {accepted}")
         return updates
 
+    def input_kinds(self) -> tuple[str, ...]:
+        return (*COMMON_INPUTS, *self.game_inputs)
+
     def _player(self, core: C, value: Any, what: str) -> str:
         if value not in core.players:
             raise RefereeError(f"{what} must be one of the players {core.players}, got {value!r}")
