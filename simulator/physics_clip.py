@@ -105,7 +105,9 @@ class Clip:
 
         Each frame interval is cut into equal physics steps (the world says how many), so a step
         lands exactly on every frame time and the step length only changes between frames.
-        ``until`` is rounded up to a frame time.
+        ``until`` is rounded up to a frame time; the frame at that time is sampled by the next call,
+        after whatever the script does at that instant (a placed ball shows in it, a struck ball
+        shows on its spot with its new velocity).
         """
         w = self.world
         limit = MAX_CLIP_S if until is None else until
@@ -113,15 +115,15 @@ class Clip:
             raise RuntimeError(f"scenario {self.scenario!r} runs past {MAX_CLIP_S:.0f} s")
         limit = self._frame_time(math.ceil(limit * self.fps - 1e-9))
         while True:
+            if w.t >= limit - 1e-9:  # the frame at ``limit`` waits for what the script does then
+                if until is None:
+                    raise RuntimeError(f"scenario {self.scenario!r}: objects still moving at {MAX_CLIP_S:.0f} s")
+                return w.t
             next_frame = self._frame_time(len(self.frames))
             if next_frame <= w.t + 1e-9:
                 self._sample()
                 continue
             if stop_at_rest and w.at_rest():
-                return w.t
-            if w.t >= limit - 1e-9:
-                if until is None:
-                    raise RuntimeError(f"scenario {self.scenario!r}: objects still moving at {MAX_CLIP_S:.0f} s")
                 return w.t
             if w.at_rest():
                 w.t = next_frame  # nothing moves: skip the physics, keep the clock

@@ -69,8 +69,8 @@ class HoleRule:
 class PinRule:
     """Bar-billiards pins (mushrooms): topple above ``topple_speed`` of normal approach speed.
 
-    Below it the pin slides on its base (``slide_decel``) and stays standing; a displacement under
-    ``moved_mm`` is a wobble that settles back on the spot, so no ``pin_moved`` is reported.
+    Below it the pin slides on its base (``slide_decel``) and stays standing; a displacement of
+    less than ``moved_mm`` from where it stood is a wobble, so no ``pin_moved`` is reported.
     """
 
     mass: float

@@ -57,7 +57,7 @@ class TruthRecorder:
     # -- writing ---------------------------------------------------------------------------------
     def add(self, t: float, etype: EventType, objects: Iterable[str] = (), where: str | None = None,
             data: Mapping[str, Any] | None = None) -> TableEvent:
-        event = TableEvent(t=round(t, 5), type=etype, objects=tuple(objects), where=where,
+        event = TableEvent(t=t, type=etype, objects=tuple(objects), where=where,
                            frame=frame_at_or_after(t, self.fps), data=dict(data or {}))
         self._events.append((event.t, len(self._events), event))
         return event
