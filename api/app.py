@@ -374,10 +374,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- websocket and page ----------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, since: int | None = None,
-                           token: str | None = None) -> None:
+                           token: str | None = None, recent: int = 0) -> None:
         session = service.sessions.get(table_id)
         await serve_table_socket(websocket, session, service.store, service.hub, settings,
-                                 since=since, can_write=token == service.token)
+                                 since=since, can_write=token == service.token, recent=recent)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from tableref.errors import UserError
-from tableref.events import TableEvent, from_json
+from tableref.events import HumanInput, TableEvent, from_json
 
 PIPELINES = ("vision", "truth")
 
@@ -29,6 +29,7 @@ PIPELINES = ("vision", "truth")
 class FrameOutput:
     events: tuple[TableEvent, ...] = ()
     positions: dict[str, Any] = field(default_factory=dict)
+    inputs: tuple[HumanInput, ...] = ()
 
 
 class FrameOutputLike(Protocol):
@@ -75,6 +76,13 @@ class TruthReplay:
             assert isinstance(event, TableEvent)
             frame = event.frame if event.frame is not None else round(event.t * self.fps)
             self._events.setdefault(frame, []).append(event)
+        # The human inputs of the recorded match (a toss, a call), replayed as the tablet would.
+        self._inputs: dict[int, list[HumanInput]] = {}
+        for raw in truth.get("inputs", []):
+            item = from_json(raw)
+            if isinstance(item, HumanInput):
+                frame = item.frame if item.frame is not None else int(item.t * self.fps)
+                self._inputs.setdefault(frame, []).append(item)
 
     def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput:
         positions: dict[str, Any] = {}
@@ -82,7 +90,7 @@ class TruthReplay:
             for obj in self._states[index]:
                 if obj.get("status", "on_table") in ("on_table", "fallen"):
                     positions[obj["id"]] = {k: obj[k] for k in ("x", "y", "kind", "status", "label") if k in obj}
-        return FrameOutput(tuple(self._events.get(index, ())), positions)
+        return FrameOutput(tuple(self._events.get(index, ())), positions, tuple(self._inputs.get(index, ())))
 
     def reset(self) -> None:
         """Nothing to reset: the truth is indexed by frame."""

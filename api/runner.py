@@ -117,6 +117,8 @@ class TableRunner:
             self.frames_seen += 1
             image = frame.image
             still = functools.partial(encode_jpeg, image)
+            for recorded in getattr(out, "inputs", ()):
+                self.session.ingest(recorded)
             for event in out.events:
                 for m in self.session.ingest(event, still=still):
                     self.due[m.seq] = due

@@ -5,7 +5,8 @@ Protocol (server to client, JSON text frames, each with ``seq`` and ``type``):
 * ``snapshot``: the table's full state (scores, referee state, positions, source status); its
   ``seq`` is the last sequence number it includes.
 * then, when the client connected with ``?since=N``, every stored message with ``seq > N`` up to
-  the snapshot, in order (``replayed: true``), so a reconnect loses nothing;
+  the snapshot, in order (``replayed: true``), so a reconnect loses nothing; a first connection
+  may ask for the last ``?recent=N`` instead (a tablet opened mid-match shows the recent calls);
 * then live messages: ``event``, ``update`` (fouls carry ``code``, ``clause``, ``text`` and a
   ``still`` link), ``question``, ``notice``, ``input``, ``status``, and droppable ``positions``;
 * ``heartbeat`` every few seconds when nothing else was sent;
@@ -59,7 +60,7 @@ class RateLimit:
 
 
 async def serve_table_socket(websocket: WebSocket, session: TableSession | None, store: Store, hub: Hub,
-                             settings: Settings, since: int | None, can_write: bool) -> None:
+                             settings: Settings, since: int | None, can_write: bool, recent: int = 0) -> None:
     if session is None:
         await websocket.accept()
         await websocket.send_json({"type": "error", "error": "no such table"})
@@ -71,6 +72,8 @@ async def serve_table_socket(websocket: WebSocket, session: TableSession | None,
         snap = session.snapshot()
         await websocket.send_json({"type": "snapshot", **snap, "can_write": can_write})
         last = snap["seq"]
+        if since is None and recent > 0:
+            since = max(0, last - min(recent, 1000))  # a tablet opened mid-match sees the recent calls
         if since is not None and since < last:
             for msg in _stored_since(store, session.table_id, since, last):
                 await websocket.send_json(msg)

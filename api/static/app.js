@@ -46,7 +46,7 @@ async function openTable(id) {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams();
-  if (state.seq !== null) q.set("since", state.seq);
+  if (state.seq !== null) q.set("since", state.seq); else q.set("recent", 100);
   if (token()) q.set("token", token());
   const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${state.table}?${q}`);
   state.ws = ws;
@@ -63,10 +63,11 @@ function setPill(id, text, cls) { const el = $(id); el.textContent = text; el.cl
 
 function handle(m) {
   if (m.type === "snapshot") {
+    if (state.seq === null) $("log").innerHTML = "";  // a reconnect keeps its log and gets what it missed
     state.snapshot = m; state.seq = m.seq; state.scores = m.scores || {}; state.positions = m.positions || {};
     setPill("role", m.can_write ? "referee" : "spectator", m.can_write ? "ok" : "");
     $("pipeline").textContent = m.pipeline === "truth" ? "demo: positions and events from the clip's truth file" : (m.pipeline ? `pipeline: ${m.pipeline}` : "");
-    showStatus(m.status); renderScores(); draw();
+    showStatus(m.status); renderScores(); draw(); fillKinds();
     return;
   }
   if (m.seq !== undefined && m.type !== "positions" && m.type !== "heartbeat" && m.type !== "status") state.seq = Math.max(state.seq || 0, m.seq);
@@ -76,7 +77,10 @@ function handle(m) {
     case "update": onUpdate(m); break;
     case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
     case "notice": addLog(m.text || "notice"); if (m.reset) { state.scores = {}; renderScores(); hideFoul(); } break;
-    case "event": addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`); break;
+    case "event":
+      addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`);
+      if (m.event.type === "shot_start") hideFoul();  // the next shot: the call stands
+      break;
     case "input": addLog(`input: ${m.input}`); break;
     case "error": addLog(`error: ${m.error}`, "question"); break;
     default: break;
@@ -146,16 +150,59 @@ function send(obj) {
   state.ws.send(JSON.stringify(obj));
 }
 
+// Per-game quick inputs: what a referee taps most, with the data each input needs.
+const QUICK = {
+  "bar-billiards": [
+    ["Push", { input: "push" }], ["Double hit", { input: "double_hit" }], ["Jump", { input: "jump" }],
+    ["Not the tip", { input: "not_tip" }], ["Handling", { input: "handling" }], ["Deliberate", { input: "deliberate" }],
+    ["Interference", { input: "interference" }], ["Re-break", { input: "break_option", choice: "rebreak" }],
+    ["Play on", { input: "break_option", choice: "play_on" }], ["Bar dropped", { input: "bar_dropped" }],
+  ],
+  "up-and-down": [["Foul (general rules)", { input: "add_foul", code: "general_rules" }]],
+  "colors": [["Foul (general rules)", { input: "add_foul", code: "general_rules" }]],
+  "carroms": [
+    ["Touched a piece", { input: "add_foul", code: "touched_piece" }], ["Not a flick", { input: "add_foul", code: "not_a_flick" }],
+    ["Arm over foul line", { input: "add_foul", code: "arm_over_foul_line" }], ["Owed piece forgotten", { input: "owed_forgotten" }],
+  ],
+  "all-fours": [
+    ["Stand", { input: "stand" }], ["Beg", { input: "beg" }], ["Give one", { input: "give" }],
+    ["Run the pack", { input: "run_pack" }], ["Blind stand", { input: "blind_stand" }],
+    ["Sing (A)", { input: "sing", team: "A" }], ["Sing (B)", { input: "sing", team: "B" }],
+  ],
+};
+
+function button(label, onclick) { const b = document.createElement("button"); b.textContent = label; b.onclick = onclick; return b; }
+function select(options) {
+  const sel = document.createElement("select");
+  for (const [value, text] of options) { const o = document.createElement("option"); o.value = value; o.textContent = text; sel.appendChild(o); }
+  return sel;
+}
+
 function fillKinds() {
   const sel = $("input-kind"); sel.innerHTML = "";
   for (const k of state.kinds) { const o = document.createElement("option"); o.value = o.textContent = k; sel.appendChild(o); }
   const quick = $("game-inputs"); quick.innerHTML = "";
+  const game = state.snapshot ? state.snapshot.game : null;
   const row = document.createElement("div"); row.className = "row";
-  for (const k of state.kinds.filter((k) => !["overrule", "undo"].includes(k)).slice(0, 8)) {
-    const b = document.createElement("button"); b.textContent = k.replace(/_/g, " ");
-    b.onclick = () => send({ input: k }); row.appendChild(b);
-  }
+  for (const [label, body] of QUICK[game] || []) row.appendChild(button(label, () => send(body)));
   quick.appendChild(row);
+  if (game === "up-and-down") {
+    // The call: cue ball (any ball may be the cue ball) and the called ball(s), in order.
+    const balls = Array.from({ length: 16 }, (_, i) => [`ball-${i}`, i === 0 ? "zero" : String(i)]);
+    const cue = select(balls), first = select(balls), second = select([["", "(none)"], ...balls]);
+    first.value = "ball-1";
+    const call = document.createElement("div"); call.className = "row";
+    call.append("Call: cue", cue, "balls", first, second,
+      button("Send call", () => send({ input: "called_shot", cue: cue.value, balls: [first.value, second.value].filter(Boolean) })));
+    quick.appendChild(call);
+  }
+  if (game === "all-fours") {
+    const seats = [["south", "south"], ["east", "east"], ["north", "north"], ["west", "west"]];
+    const dealer = select(seats);
+    const deal = document.createElement("div"); deal.className = "row";
+    deal.append("Dealer", dealer, button("Deal", () => send({ input: "deal", dealer: dealer.value })));
+    quick.appendChild(deal);
+  }
 }
 
 // -- drawing the table from its spec (table mm) ------------------------------------------------

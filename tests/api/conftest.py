@@ -24,7 +24,8 @@ def counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_clip(folder: Path, name: str = "clip", frames: int = 45, fps: float = 30.0,
-              events: list[dict] | None = None, game: str = "bar-billiards") -> Path:
+              events: list[dict] | None = None, game: str = "bar-billiards",
+              inputs: list[dict] | None = None) -> Path:
     """A small real video file plus ``NAME.truth.json`` with the given events."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.mp4"
@@ -35,7 +36,8 @@ def make_clip(folder: Path, name: str = "clip", frames: int = 45, fps: float = 3
         writer.write(img)
     writer.release()
     states = [[{"id": "red", "kind": "red", "x": 500.0 + i, "y": 300.0, "status": "on_table"}] for i in range(frames)]
-    truth = {"game": game, "table": "bar-billiards", "fps": fps, "states": states, "events": events or []}
+    truth = {"game": game, "table": "bar-billiards", "fps": fps, "states": states, "events": events or [],
+             "inputs": inputs or []}
     path.with_suffix(".truth.json").write_text(json.dumps(truth))
     return path
 

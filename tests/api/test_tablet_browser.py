@@ -1,0 +1,71 @@
+"""The tablet page in a real browser: Debian's Chromium, driven headless by Playwright.
+
+The demo table replays a bar-billiards frame: home breaks off and pots the red (a break of 200),
+then knocks the white pin over (3b(a): the break is lost). The page must show the foul banner with
+the rule; overruling it must bank the 200. Screenshots are saved in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tableref.api.app import create_app
+from tableref.api.settings import Settings
+
+from .conftest import free_port, make_clip, running_server
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TOKEN = "browser-test-token"
+
+INPUTS = [{"t": 0.1, "input": "coin_toss", "winner": "home", "choice": "break", "by": "referee"}]
+EVENTS = [
+    {"t": 0.5, "frame": 15, "type": "shot_start", "objects": ["white-1"], "position": [305, 381],
+     "positions": {"white-1": [305, 381], "red": [560, 381]}},
+    {"t": 0.7, "frame": 21, "type": "contact", "objects": ["white-1", "red"]},
+    {"t": 1.0, "frame": 30, "type": "pot", "objects": ["red"], "where": "hole-100"},
+    {"t": 1.4, "frame": 42, "type": "at_rest", "objects": [], "positions": {"white-1": [1480, 260]}},
+    {"t": 1.8, "frame": 54, "type": "placed", "objects": ["red"], "position": [290, 390]},
+    {"t": 2.1, "frame": 63, "type": "shot_start", "objects": ["red"], "position": [290, 390],
+     "positions": {"red": [290, 390], "white-1": [1480, 260]}},
+    {"t": 2.4, "frame": 72, "type": "contact", "objects": ["red", "white-1"]},
+    {"t": 2.6, "frame": 78, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
+    {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
+]
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                reason="Debian's chromium is not installed (scripts/system-deps.sh installs it)")
+
+
+def test_the_tablet_shows_the_foul_and_an_overrule_changes_the_score(tmp_path: Path) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    clip = make_clip(tmp_path / "media", name="bar-billiards-demo", frames=120, events=EVENTS, inputs=INPUTS)
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, media_dirs=(clip.parent,), demo_clip=str(clip),
+                        demo_loop=False, heartbeat_s=1.0)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
+                                           "--disable-background-networking", "--disable-component-update",
+                                           "--disable-sync"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(f"http://{host}/#token={TOKEN}")
+            page.wait_for_selector("#role.ok", timeout=15_000)  # connected as the referee
+            page.wait_for_selector("#foul:not([hidden])", timeout=20_000)
+            assert "3b(a)" in page.inner_text("#foul-clause")
+            assert "pin" in page.inner_text("#foul-text")
+            page.wait_for_function("document.querySelector('#foul-still') && !document.querySelector('#foul-still').hidden")
+            page.screenshot(path=str(ARTIFACTS / "tablet-foul.png"), full_page=True)
+            assert "200" not in page.inner_text("#scoreboard")
+            page.click("#foul-overrule")
+            page.wait_for_function("document.querySelector('#scoreboard').innerText.includes('200')", timeout=10_000)
+            assert page.is_hidden("#foul")
+            page.screenshot(path=str(ARTIFACTS / "tablet-overruled.png"), full_page=True)
+            page.set_viewport_size({"width": 800, "height": 1280})  # a 10-inch tablet in portrait
+            page.screenshot(path=str(ARTIFACTS / "tablet-portrait.png"), full_page=True)
+        finally:
+            browser.close()
