@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.calibration.spec import TableSpec
+from tableref.simulator.cards import CardDesign
 from tableref.simulator.render_effects import (
     NoiseBank,
     average,
@@ -114,10 +115,11 @@ def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> boo
 class Renderer:
     """Renders the frames of one clip (one table, one look) in order."""
 
-    def __init__(self, spec: TableSpec, look: Look, *, card_design: object | None = None,
+    def __init__(self, spec: TableSpec, look: Look, *, card_design: CardDesign | None = None,
                  orientations: Mapping[str, F64] | None = None) -> None:
-        """``orientations`` fixes balls' initial orientations (ball frame -> table frame) by id;
-        the others are drawn from the look's seed."""
+        """``card_design`` overrides the deck the seed picks (``cards.design_for_seed``);
+        ``orientations`` fixes balls' initial orientations (ball frame -> table frame) by id, the
+        others are drawn from the look's seed."""
         self.spec = spec
         self.look = look
         self.cam = look.camera
@@ -126,10 +128,10 @@ class Renderer:
         self.player = PlayerPainter(spec, look)
         self.cards = None
         if spec.name == "cards":
-            from tableref.simulator.cards import CardDesign, design_for_seed
+            from tableref.simulator.cards import design_for_seed
             from tableref.simulator.render_cards import CardPainter
 
-            design = card_design if isinstance(card_design, CardDesign) else design_for_seed(look.seed)
+            design = card_design if card_design is not None else design_for_seed(look.seed)
             self.cards = CardPainter(look, design, self.background.gain, (spec.length_mm / 2, spec.width_mm / 2))
         self.noise = NoiseBank(self.cam.width, self.cam.height, look.noise_sigma, look.noise_seed,
                                self.background.image)

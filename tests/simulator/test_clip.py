@@ -79,3 +79,15 @@ def test_truth_homographies_are_the_cameras(clip_dir: Path) -> None:
         assert np.abs(via - cam.project_undistorted(np.column_stack([pts, np.full(3, z)]))).max() < 0.01
     assert len(truth["camera"]["distortion"]) == 5 and truth["distortion_applied"] == cam.has_distortion
     assert 0.0 <= truth["camera"]["tilt_deg"] <= 35.0
+
+
+def test_the_writer_refuses_what_it_cannot_write_faithfully(tmp_path: Path) -> None:
+    from tableref.errors import UserError
+    from tableref.simulator.video import VideoWriter, check_size
+
+    with pytest.raises(UserError, match="even"):
+        check_size(321, 180)
+    with pytest.raises(UserError, match="folder"):
+        VideoWriter(tmp_path / "missing" / "v.mp4", 30.0, 320, 180)
+    with VideoWriter(tmp_path / "v.mp4", 30.0, 320, 180) as w, pytest.raises(ValueError, match="320"):
+        w.write(np.zeros((180, 322, 3), np.uint8))
