@@ -16,7 +16,9 @@ adds around each step, always as a change of velocity or status and never as its
 Tunnelling: cushions are thick segments whose surface is the cushion nose, and the step is
 adaptive, so no object moves more than :data:`MAX_MOVE_MM` per step (at 12 m/s that is 15 000
 steps a second, for the instants that fast; slow play uses :data:`MAX_DT`). The same bound keeps
-overlaps between objects under a millimetre when a frame is sampled.
+overlaps between objects under a millimetre when a frame is sampled. The caller cuts each video
+frame into :meth:`World.substeps` equal steps, so steps land on frame times and their length
+only changes between frames, and not while a collision's impulse is still cached (see there).
 
 Every change the truth needs is returned from :meth:`World.step` as a :class:`RawEvent`;
 :mod:`simulator.truth_events` turns them into DESIGN.md's events.

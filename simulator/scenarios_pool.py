@@ -139,6 +139,25 @@ def _start(game: str, name: str, seed: int, fps: float, rng: random.Random, spec
     return clip
 
 
+def _finish(game: str, clip: Clip) -> SimResult:
+    """End the clip; in Colors a potted black 8 is spotted at once on the centre spot by hand.
+
+    Colors: "The Black ball ALWAYS spots immediately on the Center spot ... If there are
+    interfering balls the Black spots on the Head spot."
+    """
+    w = clip.world
+    if game == "colors" and w.status("ball-8") is ObjectStatus.IN_HOLE:
+        r = _r(clip.spec)
+        on = [w.position(b) for b in BALLS if w.status(b) is ObjectStatus.ON_TABLE]
+        spot = clip.spec.spots["centre"]
+        if any(dist(spot, q) < 2 * r + 1.0 for q in on):
+            spot = clip.spec.spots["head"]
+        if any(dist(spot, q) < 2 * r + 1.0 for q in on):
+            raise IntentNotMet("both spots for the black are blocked")
+        clip.place("ball-8", spot, data={"from": w.objects["ball-8"].hole, "spotted": True})
+    return clip.result(table=TABLE)
+
+
 def _game_balls(game: str, rng: random.Random, n: int, must: tuple[str, ...]) -> list[str]:
     """``n`` object balls still on the table in a game in progress (Colors keeps the black 8)."""
     pool = [b for b in BALLS[1:] if b not in must and not (game == "colors" and b == "ball-8")]
@@ -179,7 +198,7 @@ def _break(game: str, seed: int, fps: float, *, hard: bool) -> SimResult:
         else:
             require(len(railed) < 4 and not potted, "the soft break drove four balls to the rails")
         clip.meta["rails"] = sorted(railed)
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/{name}", seed, build)
 
@@ -223,7 +242,7 @@ def _legal_pot(game: str, seed: int, fps: float) -> SimResult:
         require([(e.objects[0], e.where) for e in pots] == [(obj_id, pocket.id)], f"pots were {pots}")
         first = next((e for e in ev if e.type is EventType.CONTACT), None)
         require(first is not None and set(first.objects) == {CUE, obj_id}, "the first hit was not the object ball")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/legal-pot", seed, build)
 
@@ -262,7 +281,7 @@ def _scratch(game: str, seed: int, fps: float) -> SimResult:
         require(any(e.type is EventType.POT and e.objects == (CUE,) for e in ev), "the cue ball stayed up")
         first = next((e for e in ev if e.type is EventType.CONTACT), None)
         require(first is not None and set(first.objects) == {CUE, obj_id}, "the cue ball hit another ball first")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/scratch", seed, build)
 
@@ -287,7 +306,7 @@ def _short(game: str, seed: int, fps: float) -> SimResult:
         shot = clip.shot(CUE, heading(cue, obj), speed, intent={"object": obj_id})
         ev = clip.events_since(shot)
         require(not kinds_of(ev, EventType.CONTACT) and not kinds_of(ev, EventType.CUSHION), "something was touched")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/miss-short", seed, build)
 
@@ -312,7 +331,7 @@ def _no_rail(game: str, seed: int, fps: float) -> SimResult:
         ev = clip.events_since(shot)
         require(any(e.type is EventType.CONTACT and CUE in e.objects for e in ev), "the cue ball hit nothing")
         require(not kinds_of(ev, EventType.CUSHION) and not kinds_of(ev, EventType.POT), "a ball reached a rail")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/no-rail", seed, build)
 
@@ -339,7 +358,7 @@ def _off_table(game: str, seed: int, fps: float) -> SimResult:
         ev = clip.events_since(shot)
         off = kinds_of(ev, EventType.OFF_TABLE)
         require(any(e.objects == (obj_id,) and not e.data["returned"] for e in off), "the ball stayed on")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/ball-off-table", seed, build)
 
@@ -396,7 +415,7 @@ def _two_ball_pot(game: str, seed: int, fps: float) -> SimResult:
         ev = clip.events_since(shot)
         potted = {e.objects[0] for e in kinds_of(ev, EventType.POT)}
         require({a_id, b_id} <= potted and CUE not in potted, f"potted {sorted(potted)}")
-        return clip.result(table=TABLE)
+        return _finish(game, clip)
 
     return attempts(f"{game}/two-ball-pot", seed, build)
 

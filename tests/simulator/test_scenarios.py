@@ -9,6 +9,7 @@ cushion, kinetic energy never rising after the stroke, and the events each scena
 from __future__ import annotations
 
 import functools
+import json
 import math
 
 import numpy as np
@@ -93,6 +94,14 @@ def test_clip_is_short_and_sampled_at_its_rate(game: str, scenario: str, seed: i
     assert all([o.id for o in f.objects] == ids for f in r.frames), "every frame lists the same objects"
     assert all(e.frame is not None and 0 <= e.frame < len(r.frames) for e in r.events)
     assert [e.t for e in r.events] == sorted(e.t for e in r.events)
+
+
+@pytest.mark.parametrize("game,scenario,seed", CASES[::2])
+def test_events_and_notes_are_plain_json(game: str, scenario: str, seed: int) -> None:
+    r = clip(game, scenario, seed)
+    text = json.dumps({"events": [e.to_json() for e in r.events], "meta": dict(r.meta),
+                       "states": [o.to_json() for o in r.frames[-1].objects]}, allow_nan=False)
+    assert json.loads(text)["meta"]["shots"][0]["struck"] == of(r, EventType.SHOT_START)[0].objects[0]
 
 
 def test_frame_rate_changes_sampling_not_the_story() -> None:
@@ -314,3 +323,25 @@ def test_carrom_queen_and_pieces_off_the_board(seed: int) -> None:
     gone = of(off, EventType.OFF_TABLE)
     assert len(gone) == 1 and gone[0].data["returned"] is False
     assert of(off, EventType.PLACED)[-1].objects == gone[0].objects
+
+
+@pytest.mark.parametrize("blocked,spot", ((False, "centre"), (True, "head")))
+def test_colors_spots_a_potted_black_by_hand(blocked: bool, spot: str) -> None:
+    import random
+
+    from tableref.simulator.physics_clip import Clip
+    from tableref.simulator.scenarios_pool import _finish, new_world
+
+    spec = load_table("pool")
+    layout = {"ball-0": (400.0, 300.0), "ball-3": spec.spots["centre"] if blocked else (900.0, 900.0)}
+    rng = random.Random(1)
+    c = Clip(game="colors", scenario="t", seed=0, fps=30.0, spec=spec, world=new_world(spec, rng, layout), rng=rng,
+             player_side="nearest")
+    assert c.world.status("ball-8") is ObjectStatus.IN_HOLE
+    r = _finish("colors", c)
+    placed = of(r, EventType.PLACED)
+    assert [e.objects for e in placed] == [("ball-8",)]
+    assert tuple(placed[0].data["position"]) == spec.spots[spot]
+    assert r.frames[-1].by_id()["ball-8"].status is ObjectStatus.ON_TABLE
+    assert not of(_finish("up-and-down", Clip(game="up-and-down", scenario="t", seed=0, fps=30.0, spec=spec,
+                                              world=new_world(spec, rng, layout), rng=rng)), EventType.PLACED)
