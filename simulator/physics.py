@@ -29,12 +29,24 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import pymunk
 
 from tableref.calibration.spec import Hole, TableSpec
+from tableref.simulator.physics_body import (
+    F_CUSHION,
+    F_GROUND,
+    F_PIN,
+    F_TALL,
+    T_CUSHION,
+    T_OBJ,
+    T_PIN,
+    Point,
+    RawEvent,
+    TableObject,
+)
+from tableref.simulator.physics_flight import Flight
 from tableref.simulator.physics_params import G_MM, ROLL_FRACTION, TablePhysics
 from tableref.simulator.state import ObjectState, ObjectStatus
 
@@ -42,81 +54,12 @@ MAX_DT = 1.0 / 600.0  # longest physics step (s)
 MIN_DT = 1.0 / 40000.0
 HOLD_STEPS = 6  # steps after a contact begins during which the step length is not increased
 MAX_MOVE_MM = 0.8  # no object moves further than this in one step
-RAIL_LANDING_KEEP = 0.5  # fraction of its speed a ball keeps when it comes down on the rail top
-RAIL_ROLL_BACK = 250.0  # mm/s: a ball on the inner half of the rail top rolls back at this speed
 LAZY_SPEED = 300.0  # mm/s: slower objects are looked at every MAX_DT (they move < 0.5 mm in it)
 
-# collision types
-_T_OBJ, _T_PIN, _T_CUSHION = 1, 2, 3
-# collision categories
-_C_GROUND, _C_CUSHION, _C_TALL, _C_PIN, _C_AIR = 1, 2, 4, 8, 16
-_F_GROUND = pymunk.ShapeFilter(categories=_C_GROUND, mask=_C_GROUND | _C_CUSHION | _C_TALL | _C_PIN)
-_F_AIR = pymunk.ShapeFilter(categories=_C_AIR, mask=_C_TALL)
-_F_PIN = pymunk.ShapeFilter(categories=_C_PIN, mask=_C_GROUND)
-_F_CUSHION = pymunk.ShapeFilter(categories=_C_CUSHION, mask=_C_GROUND)
-_F_TALL = pymunk.ShapeFilter(categories=_C_TALL, mask=_C_GROUND | _C_AIR)
-
-Point = tuple[float, float]
+__all__ = ["World", "RawEvent", "TableObject", "MAX_DT", "MAX_MOVE_MM"]
 
 
-@dataclass(frozen=True)
-class RawEvent:
-    """One physical happening, before the truth layer names and debounces it.
-
-    ``kind``: ``contact`` (two objects), ``cushion`` (object, ``where`` = cushion id), ``pot``
-    (``where`` = hole id), ``rattle``, ``topple`` (pin; ``data.angle`` degrees), ``pin_moved`` (pin
-    standing at ``data.position``), ``left_surface``, ``returned`` (back on the cloth by itself),
-    ``fell_off`` (gone for good; ``data.left_t`` when it left the surface), ``stopped``.
-    """
-
-    t: float
-    kind: str
-    objects: tuple[str, ...]
-    where: str | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class _Obj:
-    """Mutable per-object bookkeeping, private to the world (states leave it as ObjectState)."""
-
-    id: str
-    kind: str
-    label: str
-    colour: str
-    radius: float
-    body: pymunk.Body
-    shape: pymunk.Circle
-    status: ObjectStatus = ObjectStatus.ON_TABLE
-    in_space: bool = False
-    x: float = 0.0
-    y: float = 0.0
-    vx: float = 0.0
-    vy: float = 0.0
-    z: float = 0.0
-    vz: float = 0.0
-    hole: str | None = None
-    slide_until: float = 0.0  # skidding until speed falls to this (0: rolling)
-    roll_deg: float = 0.0
-    angle: float = 0.0
-    is_pin: bool = False
-    home: Point = (0.0, 0.0)  # a pin's spot (where it stands now)
-    pin_touched: bool = False
-    over_hole: str | None = None  # the hole whose circle the centre is in (one verdict per crossing)
-    airborne: bool = False
-    high: bool = False  # above the cushion nose: cushions are off
-    on_rail: bool = False
-    left_t: float | None = None  # when it left the playing surface in flight
-    t_done: float = 0.0  # friction has been applied up to this time
-    dirty: bool = False  # touched something this step: look at it now
-    hole_clear: float = 0.0  # it can move this far before it could reach a hole or leave the bed
-
-    @property
-    def speed(self) -> float:
-        return math.hypot(self.vx, self.vy)
-
-
-class World:
+class World(Flight):
     """One table's physics. Build it, add objects, strike, and call :meth:`step` until at rest.
 
     ``rng`` is the scenario's seeded generator (lip rattles draw from it); nothing here reads the
@@ -137,8 +80,8 @@ class World:
         self.space.iterations = 20
         self.space.collision_slop = 0.05
         self.space.collision_bias = pow(1.0 - 0.5, 60.0)
-        self.objects: dict[str, _Obj] = {}
-        self._by_shape: dict[pymunk.Shape, _Obj] = {}
+        self.objects: dict[str, TableObject] = {}
+        self._by_shape: dict[pymunk.Shape, TableObject] = {}
         self._cushion_of: dict[pymunk.Shape, str] = {}
         self._awake: dict[str, None] = {}  # insertion-ordered, so runs repeat exactly
         self._pending: list[RawEvent] = []
@@ -156,9 +99,9 @@ class World:
                 pos = (pin_positions or {}).get(p.id, (p.x, p.y))
                 colour = (pin_colours or {}).get(p.id, p.colour)
                 self._add_pin(p.id, pos, p.radius, colour)
-        self.space.on_collision(_T_OBJ, _T_OBJ, begin=self._on_contact, pre_solve=self._on_touching)
-        self.space.on_collision(_T_OBJ, _T_PIN, begin=self._on_pin, pre_solve=self._on_touching)
-        self.space.on_collision(_T_OBJ, _T_CUSHION, begin=self._on_cushion, pre_solve=self._on_cushion_touch)
+        self.space.on_collision(T_OBJ, T_OBJ, begin=self._on_contact, pre_solve=self._on_touching)
+        self.space.on_collision(T_OBJ, T_PIN, begin=self._on_pin, pre_solve=self._on_touching)
+        self.space.on_collision(T_OBJ, T_CUSHION, begin=self._on_cushion, pre_solve=self._on_cushion_touch)
 
     # -- building ------------------------------------------------------------------------------
     def _build_cushions(self) -> None:
@@ -174,8 +117,8 @@ class World:
             seg = pymunk.Segment(self.space.static_body, (ax + nx * r, ay + ny * r), (bx + nx * r, by + ny * r), r)
             seg.elasticity = self.physics.cushion_elasticity
             seg.friction = 0.0
-            seg.collision_type = _T_CUSHION
-            seg.filter = _F_TALL if c.id in self.physics.tall_cushions else _F_CUSHION
+            seg.collision_type = T_CUSHION
+            seg.filter = F_TALL if c.id in self.physics.tall_cushions else F_CUSHION
             self.space.add(seg)
             self._cushion_of[seg] = c.id
 
@@ -197,9 +140,9 @@ class World:
         props = self.physics.kind(kind)
         radius = self.spec.object_radius[kind]
         body, shape = self._new_body(props.mass, radius, props.elasticity)
-        shape.collision_type = _T_OBJ
-        shape.filter = _F_GROUND
-        obj = _Obj(id=obj_id, kind=kind, label=label or obj_id, colour=colour, radius=radius, body=body,
+        shape.collision_type = T_OBJ
+        shape.filter = F_GROUND
+        obj = TableObject(id=obj_id, kind=kind, label=label or obj_id, colour=colour, radius=radius, body=body,
                    shape=shape, status=status, x=x, y=y, hole=hole)
         self.objects[obj_id] = obj
         self._by_shape[shape] = obj
@@ -210,15 +153,15 @@ class World:
         rule = self.physics.pin
         assert rule is not None
         body, shape = self._new_body(rule.mass, radius, rule.elasticity)
-        shape.collision_type = _T_PIN
-        shape.filter = _F_PIN
-        obj = _Obj(id=pin_id, kind="pin", label=pin_id, colour=colour, radius=radius, body=body, shape=shape,
+        shape.collision_type = T_PIN
+        shape.filter = F_PIN
+        obj = TableObject(id=pin_id, kind="pin", label=pin_id, colour=colour, radius=radius, body=body, shape=shape,
                    is_pin=True, home=pos, x=pos[0], y=pos[1])
         self.objects[pin_id] = obj
         self._by_shape[shape] = obj
         self._enter_space(obj, *pos)
 
-    def _enter_space(self, obj: _Obj, x: float, y: float) -> None:
+    def _enter_space(self, obj: TableObject, x: float, y: float) -> None:
         obj.body.position = (x, y)
         obj.body.velocity = (0.0, 0.0)
         obj.x, obj.y, obj.vx, obj.vy, obj.z, obj.vz = x, y, 0.0, 0.0, 0.0, 0.0
@@ -227,12 +170,12 @@ class World:
         obj.hole = None
         obj.over_hole = None
         if not obj.is_pin:
-            obj.shape.filter = _F_GROUND
+            obj.shape.filter = F_GROUND
         if not obj.in_space:
             self.space.add(obj.body, obj.shape)
             obj.in_space = True
 
-    def _leave_space(self, obj: _Obj) -> None:
+    def _leave_space(self, obj: TableObject) -> None:
         if obj.in_space:
             self.space.remove(obj.body, obj.shape)
             obj.in_space = False
@@ -438,7 +381,7 @@ class World:
         self._pending.clear()
         return out
 
-    def _friction(self, o: _Obj, vx: float, vy: float, speed: float, elapsed: float) -> float:
+    def _friction(self, o: TableObject, vx: float, vy: float, speed: float, elapsed: float) -> float:
         """Slow an object on the cloth over ``elapsed`` seconds; sets and returns its new speed."""
         if speed == 0.0:
             o.vx = o.vy = 0.0
@@ -465,7 +408,7 @@ class World:
         return new
 
     # -- holes -----------------------------------------------------------------------------------
-    def _holes(self, o: _Obj, speed: float) -> None:
+    def _holes(self, o: TableObject, speed: float) -> None:
         inside: Hole | None = None
         for h in self.holes:
             dx, dy = o.x - h.x, o.y - h.y
@@ -506,14 +449,14 @@ class World:
         o.body.velocity = (o.vx, o.vy)
         self._pending.append(RawEvent(self.t, "rattle", (o.id,), inside.id, {"speed": round(speed, 1)}))
 
-    def _pot(self, o: _Obj, hole: Hole, speed: float) -> None:
+    def _pot(self, o: TableObject, hole: Hole, speed: float) -> None:
         self._leave_space(o)
         o.status = ObjectStatus.IN_HOLE
         o.hole = hole.id
         o.x, o.y = hole.x, hole.y
         self._pending.append(RawEvent(self.t, "pot", (o.id,), hole.id, {"speed": round(speed, 1)}))
 
-    def _escaped(self, o: _Obj) -> None:
+    def _escaped(self, o: TableObject) -> None:
         """A rolling object past the cushion line: it went through a pocket's throat, or off."""
         best: Hole | None = None
         for h in self.holes:
@@ -526,7 +469,7 @@ class World:
             self._gone(o)
 
     # -- pins ------------------------------------------------------------------------------------
-    def _pin_after_step(self, pin: _Obj) -> None:
+    def _pin_after_step(self, pin: TableObject) -> None:
         if pin.vx or pin.vy:
             return
         self._wake_off(pin.id)
@@ -542,7 +485,7 @@ class World:
         self._pending.append(RawEvent(self.t, "pin_moved", (pin.id,), None,
                                       {"position": [round(pin.x, 1), round(pin.y, 1)], "colour": pin.colour}))
 
-    def _fall_pin(self, pin: _Obj, angle_deg: float) -> None:
+    def _fall_pin(self, pin: TableObject, angle_deg: float) -> None:
         """The pin tips over away from the ball and lies on the cloth, its head along ``angle_deg``."""
         if pin.status is not ObjectStatus.ON_TABLE:
             return
@@ -556,95 +499,6 @@ class World:
         pin.y += 0.5 * height * math.sin(a)
         self._pending.append(RawEvent(self.t, "topple", (pin.id,), None,
                                       {"angle": round(angle_deg, 1), "colour": pin.colour}))
-
-    # -- flight ----------------------------------------------------------------------------------
-    def _lift(self, o: _Obj, vz: float) -> None:
-        o.vz = vz
-        o.z = max(o.z, 1e-3)
-        o.airborne = True
-        if vz * vz / (2.0 * G_MM) > self.physics.cushion_clear:
-            o.high = True
-        self._wake(o.id)
-
-    def _region(self, x: float, y: float) -> str:
-        L, W, rail = self.spec.length_mm, self.spec.width_mm, self.physics.rail_width
-        if 0.0 <= x <= L and 0.0 <= y <= W:
-            return "surface"
-        if -rail <= x <= L + rail and -rail <= y <= W + rail:
-            return "rail"
-        return "beyond"
-
-    def _flight(self, o: _Obj, dt: float) -> None:
-        ph = self.physics
-        o.vz -= G_MM * dt
-        o.z += o.vz * dt
-        region = self._region(o.x, o.y)
-        if o.high and o.z > ph.cushion_clear:
-            o.shape.filter = _F_AIR
-        if region != "surface" and o.left_t is None:
-            o.left_t = self.t
-            self._pending.append(RawEvent(self.t, "left_surface", (o.id,)))
-        if region == "surface":
-            if o.z <= 0.0:
-                self._land(o)
-        elif region == "rail":
-            if o.z <= ph.cushion_clear and o.vz < 0.0:
-                if o.high:
-                    self._on_rail_top(o)
-                else:
-                    self._gone(o)
-        elif o.z < ph.cushion_clear and o.vz < 0.0:
-            self._gone(o)  # past the rail and below its top: down to the floor
-
-    def _land(self, o: _Obj) -> None:
-        if o.vz < -300.0:
-            o.vz = -0.3 * o.vz
-            o.z = 0.0
-            return
-        o.z = o.vz = 0.0
-        o.airborne = o.high = o.on_rail = False
-        o.shape.filter = _F_GROUND
-        if o.left_t is not None:
-            self._pending.append(RawEvent(self.t, "returned", (o.id,), None, {"left_t": o.left_t}))
-            o.left_t = None
-
-    def _on_rail_top(self, o: _Obj) -> None:
-        """Landed on the rail top: on its inner half it rolls back towards the bed, else off the edge.
-
-        The rail top is rounded; a ball that comes down inside its crest runs along it and drops
-        back (the rule books' "returns by its own means"), one outside the crest falls away.
-        """
-        L, W = self.spec.length_mm, self.spec.width_mm
-        depths = {(-1.0, 0.0): -o.x, (1.0, 0.0): o.x - L, (0.0, -1.0): -o.y, (0.0, 1.0): o.y - W}
-        (nx, ny), depth = max(depths.items(), key=lambda kv: kv[1])
-        o.z, o.vz, o.airborne, o.on_rail = self.physics.cushion_clear, 0.0, False, True
-        o.vx, o.vy = o.vx * RAIL_LANDING_KEEP, o.vy * RAIL_LANDING_KEEP  # the landing on wood takes speed
-        o.body.velocity = (o.vx, o.vy)
-        if depth > 0.5 * self.physics.rail_width:
-            return
-        out = o.vx * nx + o.vy * ny
-        back = -RAIL_ROLL_BACK - out  # replace the outward run by a slow roll inwards
-        o.vx, o.vy = o.vx + back * nx, o.vy + back * ny
-        o.body.velocity = (o.vx, o.vy)
-
-    def _rail(self, o: _Obj) -> None:
-        region = self._region(o.x, o.y)
-        inset = min(o.x, self.spec.length_mm - o.x, o.y, self.spec.width_mm - o.y)
-        if region == "surface" and (inset > o.radius or o.speed == 0.0):
-            o.on_rail = False  # wholly over the bed: it drops off the nose back onto the cloth
-            o.airborne = True
-            o.vz = 0.0
-        elif region == "beyond" or (region == "rail" and o.speed == 0.0):
-            self._gone(o)
-
-    def _gone(self, o: _Obj) -> None:
-        """Off the table for good: on the floor, or stopped on the rail top."""
-        left = o.left_t if o.left_t is not None else self.t
-        self._leave_space(o)
-        o.status = ObjectStatus.OFF_TABLE
-        o.airborne = o.high = o.on_rail = False
-        o.z = 0.0
-        self._pending.append(RawEvent(self.t, "fell_off", (o.id,), None, {"left_t": left}))
 
     # -- reading the state -----------------------------------------------------------------------
     def sync(self) -> None:

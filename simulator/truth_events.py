@@ -107,7 +107,7 @@ class TruthRecorder:
                 if r.kind == "fell_off":
                     self._in_baulk.pop(r.objects[0], None)
                 self.add(left, EventType.OFF_TABLE, r.objects, None, data)
-            # "rattle", "left_surface" and "stopped" are physics detail, not events
+            # "rattle" and "left_surface" are physics detail, not events
 
     def track(self, world: World) -> None:
         """State-derived events, checked after every physics step for the objects that move."""

@@ -83,6 +83,20 @@ def test_same_seed_same_clip_and_another_seed_another(game: str, scenario: str) 
     assert clip(game, scenario, 1).frames != first.frames
 
 
+def test_same_seed_same_clip_in_another_process_with_other_string_hashing() -> None:
+    """Nothing may depend on set or hash order: a truth file must be the same bytes on any run."""
+    import subprocess
+    import sys
+
+    code = ("import hashlib, json; from tableref.simulator.scenarios import run_scenario; "
+            "r = run_scenario('carroms', 'break', 0); "
+            "print(hashlib.sha256(json.dumps([[o.to_json() for o in f.objects] for f in r.frames] + "
+            "[e.to_json() for e in r.events]).encode()).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout for seed in ("1", "4242")}
+    assert len(digests) == 1 and len(digests.pop().strip()) == 64
+
+
 @pytest.mark.parametrize("game,scenario,seed", CASES)
 def test_clip_is_short_and_sampled_at_its_rate(game: str, scenario: str, seed: int) -> None:
     r = clip(game, scenario, seed)
