@@ -311,9 +311,10 @@ class Clip:
         """The events recorded from this shot's ``shot_start`` on, by time."""
         return self.truth.since(outcome.first_events)
 
-    def result(self, *, table: str, tail_s: float = 0.6, meta: Mapping[str, Any] | None = None) -> SimResult:
-        """Finish the clip (a short still tail) and freeze it."""
-        self._run(min(self.t + tail_s, MAX_CLIP_S), stop_at_rest=False)
+    def result(self, *, table: str, tail_s: float | None = None, meta: Mapping[str, Any] | None = None) -> SimResult:
+        """Finish the clip with a still tail (a second or so, so a late event still has frames) and freeze it."""
+        tail = tail_s if tail_s is not None else self.rng.uniform(1.0, 1.6)
+        self._run(min(self.t + tail, MAX_CLIP_S), stop_at_rest=False)
         if not self.frames or self.frames[-1].t < self.t - 1e-6:
             self._sample()
         full_meta: dict[str, Any] = {"shots": self.shots, **self.meta, **(meta or {})}

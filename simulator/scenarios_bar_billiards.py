@@ -188,7 +188,7 @@ def start(name: str, seed: int, fps: float, rng: random.Random, table: Table, la
         "pin_colours": {p.id: p.colour for p in table.spec.pins},
         "endgame": table.endgame,
     }
-    clip.wait(rng.uniform(0.4, 0.7))
+    clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     return clip
 
 

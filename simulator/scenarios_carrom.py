@@ -117,7 +117,7 @@ def start(name: str, seed: int, fps: float, rng: random.Random, spec: TableSpec,
     clip = Clip(game=GAME, scenario=name, seed=seed, fps=fps, spec=spec, world=world, rng=rng, player_side="high-y")
     clip.meta["setup"] = {"on_board": {k: [round(v[0], 1), round(v[1], 1)] for k, v in layout.items()},
                           "pocketed": pocketed, "shooter": SEAT, "shooter_colour": "white"}
-    clip.wait(rng.uniform(0.4, 0.6))
+    clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     clip.place("striker", striker_at)
     return clip
 

@@ -135,7 +135,7 @@ def _start(game: str, name: str, seed: int, fps: float, rng: random.Random, spec
                 player_side="nearest")
     clip.meta["setup"] = {"on_table": {k: [round(v[0], 1), round(v[1], 1)] for k, v in layout.items()},
                           "potted": [b for b in BALLS if b not in layout]}
-    clip.wait(rng.uniform(0.4, 0.7))
+    clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     return clip
 
 
