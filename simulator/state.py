@@ -3,7 +3,7 @@
 Physics (``simulator/physics.py`` and the scenarios) produces a :class:`SimResult`; the renderer
 turns each :class:`FrameState` into an image through the camera model; the truth writer dumps
 states and events to ``truth.json``. All positions are table millimetres (see
-``calibration/spec.py`` for the frame); ``z`` is the height of the object's centre above the cloth.
+``calibration/spec.py`` for the frame); ``z`` is the lift of the object above its resting position (0 on the cloth, above it in a jump).
 """
 
 from __future__ import annotations
