@@ -51,6 +51,10 @@ class ExtractorParams:
     * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
       touching before a new contact between them is reported.
     * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
+    * ``bounce_eps_mm``: how much nearer, then farther, a ball must get from a cushion line (over
+      one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
+      the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off
+      one cushion closer than this are one bounce (a ball cannot leave and come back that fast).
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
@@ -70,6 +74,8 @@ class ExtractorParams:
     speed_change: float = 0.15
     separation_mm: float = 8.0
     cushion_tol_mm: float = 10.0
+    bounce_eps_mm: float = 2.5
+    bounce_gap_s: float = 0.2
     moved_mm: float = 25.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
@@ -92,6 +98,7 @@ class _ShotState:
     start_t: float = 0.0
     touching: set[tuple[str, str]] = field(default_factory=set)
     armed: set[str] = field(default_factory=set)
+    bounced: dict[tuple[str, str], float] = field(default_factory=dict)
     crossed: set[str] = field(default_factory=set)
     seat: str | None = None
 
@@ -115,6 +122,7 @@ class EventExtractor:
         self._start_t: float | None = None
         self._smooth: dict[str, tuple[float, float]] = {}
         self._moving: set[str] = set()
+        self._hist: dict[str, list[tuple[float, int, float, float]]] = {}
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
         self._cushions: tuple[Cushion, ...] = spec.cushions
@@ -133,6 +141,13 @@ class EventExtractor:
         pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
         visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
         self._update_anchors(visible, t, frame)
+        for tr in visible:
+            if tr.status == TrackStatus.VISIBLE:
+                h = self._hist.setdefault(tr.id, [])
+                h.append((t, frame, tr.x, tr.y))
+                del h[:-8]
+        for gone in set(self._hist) - {tr.id for tr in visible}:
+            del self._hist[gone]
         self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
@@ -302,35 +317,85 @@ class EventExtractor:
         return events
 
     def _cushion_hits(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
+        """A bounce is a V in the ball's distance to a cushion line: it came closer, then went away,
+        and at its closest it was within reach of touching. Read from raw positions over one frame
+        (fast balls) and over three (slow balls, whose steps are lost in detection noise), so a
+        velocity estimate smoothed over a collision never hides it."""
         events: list[TableEvent] = []
         for tr in visible:
+            hist = self._hist.get(tr.id)
             prev = self._prev.get(tr.id)
-            if prev is None or tr.status != TrackStatus.VISIBLE or not prev.moving:
+            if hist is None or len(hist) < 4 or tr.status != TrackStatus.VISIBLE:
+                continue
+            if tr.id not in self._moving and not (prev and prev.moving):
                 continue
             for cushion in self._cushions:
                 key = (tr.id, cushion.id)
                 nx, ny, c = _line(cushion)
-                d_prev = nx * prev.x + ny * prev.y - c
-                d_now = nx * tr.x + ny * tr.y - c
-                if key in self._shot.touching:
-                    if abs(d_now) > tr.radius_mm + self.p.separation_mm:
-                        self._shot.touching.discard(key)
+                inside = 1.0 if nx * (self.spec.length_mm / 2) + ny * (self.spec.width_mm / 2) - c > 0 else -1.0
+                dist = [inside * (nx * x + ny * y - c) for _, _, x, y in hist]
+                hit = self._bounce(hist, dist, tr.radius_mm, cushion) or self._fly_over(hist, dist, tr.radius_mm, cushion)
+                if hit is None:
                     continue
-                v_in_prev = -(nx * prev.vx + ny * prev.vy) * math.copysign(1, d_prev)
-                v_in_now = -(nx * tr.vx + ny * tr.vy) * math.copysign(1, d_now)
-                if v_in_prev <= self.p.rest_speed or v_in_now > 0.2 * v_in_prev:
-                    continue  # not heading into it before, or not bounced back now
-                dt = max(1e-6, t - prev.t)
-                reach = abs(d_prev) - v_in_prev * dt  # where it would have got to, unbounced
-                if reach > tr.radius_mm + self.p.cushion_tol_mm:
-                    continue
-                if not _within_segment(cushion, prev.x, prev.y, tr.radius_mm + 40.0):
-                    continue
-                self._shot.touching.add(key)
-                frac = max(0.0, min(1.0, (abs(d_prev) - tr.radius_mm) / max(1e-6, v_in_prev * dt)))
-                events.append(TableEvent(t=prev.t + frac * dt, frame=frame if frac > 0.5 else frame - 1,
-                                         type=EventType.CUSHION, objects=(tr.id,), where=cushion.id))
+                when, when_frame = hit
+                last = self._shot.bounced.get(key)
+                if last is not None and abs(when - last) < self.p.bounce_gap_s:
+                    continue  # the same bounce, seen again through a wider window
+                self._shot.bounced[key] = when
+                events.append(TableEvent(t=when, frame=when_frame, type=EventType.CUSHION, objects=(tr.id,),
+                                         where=cushion.id))
         return events
+
+    def _bounce(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
+                cushion: Cushion) -> tuple[float, int] | None:
+        """Fit the approach (two positions before) and the rebound (two after) as straight lines in
+        distance-to-cushion over time; a cushion bounce is where they meet, at one radius from the
+        nose. A ball deflected by another ball near a cushion makes a V too, but its lines meet
+        where the other ball was, not at the cushion."""
+        for w in (1, 2):
+            if len(hist) < 3 * w + 1:
+                continue
+            idx = (-1 - 3 * w, -1 - 2 * w, -1 - w, -1)
+            (ta, fa, _, _), (tb, fb, xb, yb), (tc, _, xc, yc), (td, _, _, _) = (hist[i] for i in idx)
+            na, nb, nc, nd = (dist[i] for i in idx)
+            if tb <= ta or td <= tc or tc <= tb:
+                continue
+            s1 = (nb - na) / (tb - ta)
+            s2 = (nd - nc) / (td - tc)
+            v_min = self.p.bounce_eps_mm / (tb - ta)
+            if s1 > -v_min or s2 < 0.2 * v_min or s2 - s1 < 1e-6:
+                continue
+            t_hit = (nc - na + s1 * ta - s2 * tc) / (s1 - s2)
+            n_hit = na + s1 * (t_hit - ta)
+            step = (tc - tb) / w
+            if not (tb - 0.6 * step <= t_hit <= tc + 0.6 * step):
+                continue
+            if abs(n_hit - radius) > self.p.cushion_tol_mm:
+                continue
+            if not (_within_segment(cushion, xb, yb, 0.5 * radius) or _within_segment(cushion, xc, yc, 0.5 * radius)):
+                continue
+            if self._in_pocket_mouth(xb, yb, radius) or self._in_pocket_mouth(xc, yc, radius):
+                continue  # a rattle in the jaws of a pocket is not a cushion
+            frame = fb + max(0, math.ceil((t_hit - tb) / max(step, 1e-6) - 1e-6))
+            return t_hit, frame
+        return None
+
+    def _fly_over(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
+                  cushion: Cushion) -> tuple[float, int] | None:
+        """A ball jumping the table touches the cushion on its way over: its centre goes from the
+        cloth side of the nose to beyond it, which no rolling ball can do."""
+        (ta, fa, _, _), (tb, _, xb, yb) = hist[-2], hist[-1]
+        na, nb = dist[-2], dist[-1]
+        if not (na >= radius - 1.0 and nb < radius - self.p.off_margin_mm) or na <= nb:
+            return None
+        if not _within_segment(cushion, xb, yb, radius):
+            return None
+        when = ta + (na - radius) / (na - nb) * (tb - ta) if na > radius else ta
+        return when, fa + (1 if when > ta + 1e-9 else 0)
+
+    def _in_pocket_mouth(self, x: float, y: float, radius: float) -> bool:
+        return any(math.hypot(x - h.x, y - h.y) < h.radius + 2.0 * radius
+                   for h in self.spec.holes if h.id.startswith("pocket"))
 
     # -- places -----------------------------------------------------------------------------------
     def _baulk(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
