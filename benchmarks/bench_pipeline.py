@@ -1,0 +1,181 @@
+"""The whole camera pipeline on rendered clips: accuracy per table, and speed against decoding.
+
+For each clip (the bundled samples, plus fresh clips simulated with seeds never used in
+development), it builds the venue calibration a camera install would have (the homography of
+the ball-centre plane and the camera's intrinsics and distortion, as `tableref calibrate` writes
+with known intrinsics), runs `tableref analyze`, scores it with `tableref evaluate`, and prints per
+table: pot F1, first-contact accuracy, cushion F1, pin-fall F1, baulk-entry F1, mean position
+error, identity accuracy, and frames per second of the whole pipeline on one core next to
+decoding alone.
+
+    .venv/bin/python benchmarks/bench_pipeline.py                # samples + 2 fresh seeds per scenario kind
+    .venv/bin/python benchmarks/bench_pipeline.py --fresh-seeds 101 102 --no-samples --json
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from collections import defaultdict  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import cv2  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BALL_TABLES = {"bar-billiards": "bar-billiards", "up-and-down": "pool", "colors": "pool", "carroms": "carrom"}
+FLOORS = {"pot": 0.99, "first_contact": 0.98, "cushion": 0.95, "pin_fall": 0.99, "baulk_entry": 0.98,
+          "position_error_mm": 5.0, "identity_accuracy": 0.98}
+
+
+def venue_calibration(truth: dict[str, Any]) -> dict[str, Any]:
+    """The calibration a venue's install gives: ball-plane homography plus lens intrinsics."""
+    cam = truth.get("camera", {})
+    return {"table": truth["table"], "homography": truth["homography"],
+            "camera": {"K": cam.get("K"), "distortion": cam.get("distortion") if truth.get("distortion_applied") else None}}
+
+
+def decode_fps(video: Path) -> float:
+    cap = cv2.VideoCapture(str(video))
+    n, start = 0, time.perf_counter()
+    while cap.read()[0]:
+        n += 1
+    cap.release()
+    return n / max(1e-9, time.perf_counter() - start)
+
+
+def run_clip(video: Path, truth_path: Path, work: Path, detector: str) -> dict[str, Any]:
+    from tableref.analyze import analyze
+    from tableref.evaluate import evaluate_dir
+
+    truth = json.loads(truth_path.read_text("utf-8"))
+    work.mkdir(parents=True, exist_ok=True)
+    cal = work / "cal.json"
+    cal.write_text(json.dumps(venue_calibration(truth)))
+    start = time.perf_counter()
+    summary = analyze(str(video), truth["table"], work, game=None, calibration=str(cal), detector=detector,
+                      annotate_video=False, progress=False)
+    elapsed = time.perf_counter() - start
+    result = evaluate_dir(work, truth_path)
+    result["frames"] = summary["frames"]
+    result["seconds"] = elapsed
+    result["decode_fps"] = decode_fps(video)
+    result["table"] = truth["table"]
+    result["fps_truth"] = truth.get("fps", 30.0)
+    return result
+
+
+def fresh_clips(seeds: list[int], folder: Path, games: list[str]) -> list[tuple[Path, Path]]:
+    from tableref.simulator.clip import make_clip
+    from tableref.simulator.scenarios import scenario_names
+
+    out = []
+    for game in games:
+        for name in scenario_names(game):
+            for seed in seeds:
+                d = folder / f"{game}-{name}-s{seed}"
+                make_clip(game, name, seed, d)
+                out.append((d / "video.mp4", d / "truth.json"))
+    return out
+
+
+def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    per: dict[str, dict[str, Any]] = defaultdict(lambda: {"events": defaultdict(lambda: [0, 0, 0]), "fc": [0, 0],
+                                                          "id": [0.0, 0], "pos": [0.0, 0], "frames": 0,
+                                                          "seconds": 0.0, "decode": [], "clips": 0})
+    for r in results:
+        p = per[r["table"]]
+        p["clips"] += 1
+        for name, m in r["events"].items():
+            e = p["events"][name]
+            e[0] += m["tp"]
+            e[1] += m["fp"]
+            e[2] += m["fn"]
+        shots = r["first_contact"]["shots"]
+        p["fc"][0] += round(r["first_contact"]["accuracy"] * shots)
+        p["fc"][1] += shots
+        tracks = r.get("tracks", {})
+        n = tracks.get("matched_objects") or 0
+        if tracks.get("identity_accuracy") is not None:
+            p["id"][0] += tracks["identity_accuracy"] * n
+            p["id"][1] += n
+        if tracks.get("position_error_mm") is not None:
+            p["pos"][0] += tracks["position_error_mm"] * n
+            p["pos"][1] += n
+        p["frames"] += r["frames"]
+        p["seconds"] += r["seconds"]
+        p["decode"].append(r["decode_fps"])
+    out: dict[str, dict[str, Any]] = {}
+    for table, p in sorted(per.items()):
+        def f1(name: str, p: dict[str, Any] = p) -> float | None:
+            tp, fp, fn = p["events"].get(name, (0, 0, 0))
+            if tp + fp + fn == 0:
+                return None
+            prec = tp / (tp + fp) if tp + fp else 1.0
+            rec = tp / (tp + fn) if tp + fn else 1.0
+            return round(2 * prec * rec / (prec + rec), 4) if prec + rec else 0.0
+
+        fps = p["frames"] / max(1e-9, p["seconds"])
+        dec = sum(p["decode"]) / len(p["decode"])
+        out[table] = {
+            "clips": p["clips"],
+            "pot": f1("pot"), "first_contact": round(p["fc"][0] / p["fc"][1], 4) if p["fc"][1] else None,
+            "cushion": f1("cushion"), "pin_fall": f1("pin_fall"), "baulk_entry": f1("baulk_entry"),
+            "contact": f1("contact"), "shot_start": f1("shot_start"), "at_rest": f1("at_rest"),
+            "off_table": f1("off_table"), "placed": f1("placed"),
+            "position_error_mm": round(p["pos"][0] / p["pos"][1], 2) if p["pos"][1] else None,
+            "identity_accuracy": round(p["id"][0] / p["id"][1], 4) if p["id"][1] else None,
+            "pipeline_fps": round(fps, 1), "decode_fps": round(dec, 1), "ratio_to_decode": round(dec / fps, 2),
+            "events": {k: tuple(v) for k, v in sorted(p["events"].items())},
+        }
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--no-samples", action="store_true", help="skip the bundled sample clips")
+    ap.add_argument("--fresh-seeds", type=int, nargs="*", default=[101], help="seeds for fresh clips")
+    ap.add_argument("--games", nargs="*", default=["bar-billiards", "up-and-down", "carroms"])
+    ap.add_argument("--detector", choices=("classical", "learned"), default="classical")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    clips: list[tuple[Path, Path]] = []
+    if not args.no_samples:
+        for video in sorted((ROOT / "sample_videos").glob("*.mp4")):
+            truth = video.with_suffix(".truth.json")
+            game = json.loads(truth.read_text("utf-8")).get("game")
+            if game in BALL_TABLES and game in args.games or (game == "colors" and "up-and-down" in args.games):
+                clips.append((video, truth))
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.fresh_seeds:
+            clips += fresh_clips(args.fresh_seeds, Path(tmp) / "fresh", args.games)
+        for i, (video, truth) in enumerate(clips):
+            work = Path(tmp) / f"run{i}"
+            r = run_clip(video, truth, work, args.detector)
+            r["clip"] = str(video.relative_to(ROOT)) if video.is_relative_to(ROOT) else video.parent.name
+            results.append(r)
+            print(f"  {r['clip']}: {r['frames']} frames, {r['frames'] / r['seconds']:.1f} fps", file=sys.stderr)
+    summary = summarise(results)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    keys = ["clips", "pot", "first_contact", "cushion", "pin_fall", "baulk_entry", "contact", "shot_start",
+            "off_table", "position_error_mm", "identity_accuracy", "pipeline_fps", "decode_fps", "ratio_to_decode"]
+    print(f"{'':22}" + "".join(f"{t:>16}" for t in summary))
+    for k in keys:
+        print(f"{k:22}" + "".join(f"{'-' if summary[t][k] is None else summary[t][k]:>16}" for t in summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
