@@ -7,6 +7,7 @@ rule book                              code
 =====================================  ===========================================================
 1 object; 2i frame end, shared frame   ``bar_billiards_play.check_frame`` / ``finish``
 2a coin toss                           inputs ``coin_toss``, ``break_winner``
+(a frame already in progress)          input ``setup`` (``bar_billiards_setup``)
 2b break-off, foul break, option       ``bar_billiards_events.on_shot_start`` (BREAK), ``judge``,
                                        ``resolve_shot`` (CHOICE), input ``break_option``
 2b(c)/(d) re-breaks, three in a row    ``resolve_shot`` (``breaks_in_row``), ``_same_break``,
@@ -76,6 +77,7 @@ from tableref.referee.bar_billiards_play import (
     start_endgame,
 )
 from tableref.referee.bar_billiards_rules import FOUL_INPUTS, FOULS, Foul, InputKind, Instruction, parse_foul
+from tableref.referee.bar_billiards_setup import apply_setup, parse_setup
 from tableref.referee.bar_billiards_shot import FoulFound, touched
 from tableref.referee.bar_billiards_state import Call, Checkpoint, FrameState, Phase, ShotKind
 from tableref.referee.bar_billiards_venue import DEFAULT_OPTIONS, Venue, is_ball, venue_from_options
@@ -244,6 +246,7 @@ class BarBilliardsEngine(Engine[FrameState]):
             InputKind.CONCEDE: self._concede,
             InputKind.NEW_FRAME: self._new_frame,
             InputKind.LEAGUE_MATCH: self._league_match,
+            InputKind.SETUP: self._setup,
         }
         for kind in FOUL_INPUTS:
             handlers[kind] = self._foul_call
@@ -275,6 +278,10 @@ class BarBilliardsEngine(Engine[FrameState]):
                Update(UpdateKind.TURN, f"{breaker} to the table.", player=breaker)]
         next_ball(state, self.venue, out)
         return out
+
+    def _setup(self, state: FrameState, item: HumanInput) -> list[Update]:
+        """A frame already in progress: the position now, whose visit, the scoreboard (``bar_billiards_setup``)."""
+        return apply_setup(state, parse_setup(item.data, state, self.venue), self.venue)
 
     def _pin_swap(self, state: FrameState, item: HumanInput) -> list[Update]:
         if state.phase not in (Phase.TOSS, Phase.PLAY) or state.shots_in_frame or state.shot is not None:

@@ -206,6 +206,7 @@ class InputKind(StrEnum):
     CONCEDE = "concede"
     NEW_FRAME = "new_frame"
     LEAGUE_MATCH = "league_match"
+    SETUP = "setup"
 
 
 #: the human inputs that are fouls in themselves (a camera cannot see them)

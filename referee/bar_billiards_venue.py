@@ -55,6 +55,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = MappingProxyType({
     "same_break_limit": 3,  # 2b(d)
     "auto_same_break": False,  # True: the same holes four break-offs running is called 3b(i) by itself
     "cushions": ("cushion-left", "cushion-top", "cushion-bottom", "scoreboard"),
+    "table_length_mm": 2134.0,  # the playing surface, for checking a setup's positions
+    "table_width_mm": 762.0,
 })
 
 
@@ -93,6 +95,8 @@ class Venue:
     same_break_limit: int
     auto_same_break: bool
     cushions: tuple[str, ...]
+    length: float = 2134.0
+    width: float = 762.0
 
     # -- scoring -----------------------------------------------------------------------------
     def value(self, hole: str, colour: str) -> int:
@@ -134,6 +138,10 @@ class Venue:
 
     def at_pin_spot(self, p: Point, pin: PinHome) -> bool:
         return math.dist(p, (pin.x, pin.y)) <= self.centre_tolerance_mm
+
+    def on_surface(self, p: Point) -> bool:
+        """The point lies on the playing surface (``0 <= x <= length``, ``0 <= y <= width``)."""
+        return 0.0 <= p[0] <= self.length and 0.0 <= p[1] <= self.width
 
 
 def _point(name: str, value: Any) -> Point:
@@ -205,6 +213,8 @@ def venue_from_options(options: Mapping[str, Any]) -> Venue:
         same_break_limit=_int("same_break_limit", options["same_break_limit"], 1),
         auto_same_break=bool(options["auto_same_break"]),
         cushions=cushions,
+        length=_number("table_length_mm", options["table_length_mm"]),
+        width=_number("table_width_mm", options["table_width_mm"]),
     )
 
 

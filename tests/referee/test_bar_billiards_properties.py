@@ -2,7 +2,8 @@
 
 A shadow engine steers the generator (the state says which balls are on the cloth, which pins
 stand, whose visit it is), so the sequences reach re-breaks, fouls of every kind, late pots, the
-bar dropping, the endgame and new frames; ``check_engine_properties`` then checks that every item
+bar dropping, the endgame, new frames and setups of a frame in progress (the same position, another
+one, a malformed one); ``check_engine_properties`` then checks that every item
 is applied or refused without a change, that ``scores()`` equals the sum of SCORE updates, and
 that replay and undo rebuild the same states.
 """
@@ -75,6 +76,9 @@ class Builder:
         if phase == "toss":
             if roll < 10:
                 self.inp("pin_swap")
+            if roll >= 92:  # tableref switched on mid-frame
+                self.setup(s)
+                return
             self.inp("coin_toss", winner=self.draw(st.sampled_from(s["players"])),
                      choice=self.draw(st.sampled_from(["break", "give"])))
         elif phase == "over":
@@ -95,8 +99,30 @@ class Builder:
             ball = self.draw(st.sampled_from(s["table"]))
             kind = self.draw(st.sampled_from(["removed", "moved"]))
             self.ev(kind, [ball["id"] or self.fresh_id(ball["colour"])], position=self.pos())
+        elif roll < 19:
+            self.setup(s)
         else:
             self.shot(s)
+
+    def setup(self, s: dict[str, Any]) -> None:
+        """A ``setup``: the camera restarting (the same position), another position, or a malformed one."""
+        kind = self.draw(st.sampled_from(["same", "same", "other", "other", "bad"]))
+        data: dict[str, Any] = {"player": self.draw(st.sampled_from([s["visitor"] or s["players"][0], *s["players"]]))}
+        if kind == "same":
+            data["on_table"] = {b["id"] or self.fresh_id(b["colour"]): [b["x"], b["y"]] if b["x"] is not None
+                                else self.pos(False) for b in s["table"]}
+            data["scores"] = dict(s["banked"])
+        else:
+            whites = self.draw(st.integers(0, s["trough_white"] + s["locked_white"] + len(s["table"])))
+            balls = [self.fresh_id("white") for _ in range(whites)] + (["red"] if self.draw(st.booleans()) else [])
+            data["on_table"] = {b: self.pos() for b in balls}
+            data["scores"] = {p: self.draw(st.integers(0, 40)) * 10 for p in s["players"]}
+            data["break"] = self.draw(st.integers(0, 30)) * 10
+            data["clock_expired"] = self.draw(st.booleans())
+            data["pins_down"] = self.draw(st.lists(st.sampled_from(PINS), max_size=2, unique=True))
+            if kind == "bad":
+                data[self.draw(st.sampled_from(["on_table", "player", "trough"]))] = {"ball-3": [2500.0, 900.0]}
+        self.inp("setup", **data)
 
     def late_pot(self, s: dict[str, Any]) -> None:
         ball = self.draw(st.sampled_from(s["table"]))
