@@ -17,7 +17,9 @@ game needs, so each game's module holds only its rules (``_judge``):
 * **Hand events** (``placed``, ``moved``, ``removed``) between shots only move balls the rules
   already put there; only the game decides what a hand may add to the table.
 
-Inputs common to both games: ``players``, ``break_winner``, ``add_foul``, ``overrule``.
+Inputs common to both games: ``players``, ``break_winner``, ``add_foul``, ``overrule``, and ``setup``
+(a rack already in progress: the balls on the table, the player at the table, the scores; checked in
+:mod:`pool_setup`, each game adding what its rules keep besides, ``_setup_game``).
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, TypeVar
 
-from tableref.events import EventType, HumanInput, LogItem, TableEvent, from_json
+from tableref.events import EventType, HumanInput, LogItem, TableEvent, from_json, thaw
 from tableref.referee.base import Engine, RefereeError, Update, UpdateKind
+from tableref.referee.pool_setup import parse_pool_setup
 from tableref.referee.pool_shot import Shot, off_table, potted, rest_positions, start_positions
 from tableref.referee.pool_table import (
     BALLS,
@@ -135,7 +138,7 @@ def names(balls: Any) -> str:
     return ", ".join(ball_id(b) if isinstance(b, int) else str(b) for b in balls)
 
 
-COMMON_INPUTS: tuple[str, ...] = ("players", "break_winner", "add_foul", "overrule")
+COMMON_INPUTS: tuple[str, ...] = ("players", "break_winner", "add_foul", "overrule", "setup")
 
 
 class PoolEngine(Engine[PoolState[C]], Generic[C]):
@@ -145,6 +148,8 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     foul_enum: ClassVar[type[StrEnum]]
     game_inputs: ClassVar[tuple[str, ...]] = ()
+    setup_keys: ClassVar[tuple[str, ...]] = ()  # a game's own setup fields
+    negative_scores: ClassVar[bool] = False
 
     geometry: PoolGeometry
 
@@ -180,6 +185,14 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
 
     def _validate_options(self, options: Mapping[str, Any]) -> None:
         """Raise ``ValueError`` for a bad venue option value (the name is already known)."""
+
+    def _full_rack(self, on_table: set[int]) -> bool:
+        """Every ball a rack starts with is on the table (a setup's default for "the next shot is a break")."""
+        return set(BALLS) <= on_table
+
+    def _setup_game(self, core: C, data: Mapping[str, Any], is_break: bool) -> list[Update]:
+        """A game's own setup fields, applied to ``core`` (the shared position is already in); may raise."""
+        return []
 
     # -- the base's hooks -----------------------------------------------------------------------
     def _check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -356,6 +369,7 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
             "break_winner": self._input_break_winner,
             "add_foul": self._input_add_foul,
             "overrule": self._input_overrule,
+            "setup": self._input_setup,
         }
         if item.kind in handlers:
             return handlers[item.kind](state, item)
@@ -396,6 +410,44 @@ class PoolEngine(Engine[PoolState[C]], Generic[C]):
         player = self._player(core, item.data.get("player"), "break_winner's 'player'")
         core.breaker = core.turn = player
         return [turn_update(player, f"{player} breaks")]
+
+    def _input_setup(self, state: PoolState[C], item: HumanInput) -> list[Update]:
+        """A rack already in progress: replace the position, keep the match (players, earlier games)."""
+        if state.shot is not None:
+            raise RefereeError("setup is entered between shots: balls are rolling, wait for at_rest")
+        core = state.core
+        if core.phase is Phase.OVER:
+            raise RefereeError(f"the {self.game} game is over; a setup describes a game in play")
+        data = thaw(item.data)  # plain dicts and lists: the messages quote what was entered as it was entered
+        spec = parse_pool_setup(data, core, self.geometry, self.game, self.setup_keys, self.negative_scores)
+        balls = set(spec.on_table)
+        full = self._full_rack(balls)
+        is_break = full if spec.is_break is None else spec.is_break
+        if is_break and not full:
+            raise RefereeError(f"setup 'break': true needs a full rack on the table; missing: "
+                               f"{names(sorted(set(BALLS) - balls))}")
+        previous = core.turn
+        core.on_table = balls
+        core.positions = {ball_id(b): p for b, p in spec.on_table.items()}
+        core.turn = spec.player
+        core.phase = Phase.BREAK if is_break else Phase.PLAY
+        if is_break:
+            core.breaker = spec.player
+        core.started = True  # the players and the first breaker are fixed: a renaming would lose the scores
+        state.last = None
+        updates = [Update(UpdateKind.PHASE, f"Set up in progress: {names(sorted(balls)) or 'no balls'} on the table; "
+                          f"{spec.player} to {'break' if is_break else 'shoot'}", code="setup", player=spec.player,
+                          data={"on_table": [ball_id(b) for b in sorted(balls)], "break": is_break})]
+        for player in core.players:
+            delta = spec.scores.get(player, core.scores[player]) - core.scores[player]
+            if delta:
+                self._adjust_score(core, player, delta)
+                updates.append(score_update(player, delta, "setup", None,
+                                            f"{player}: {core.scores[player]} (setup)", total=core.scores[player]))
+        updates += self._setup_game(core, data, is_break)
+        if spec.player != previous or is_break:
+            updates.append(turn_update(spec.player, f"{spec.player} to {'break' if is_break else 'shoot'}"))
+        return updates
 
     def _input_add_foul(self, state: PoolState[C], item: HumanInput) -> list[Update]:
         accepted = ", ".join(c.value for c in self.foul_enum)

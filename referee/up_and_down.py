@@ -58,7 +58,8 @@ Decisions where the rule book is silent or ambiguous (each a venue option where 
 
 Inputs: ``players`` {"names": [2 names]}, ``break_winner`` {"player"}, ``called_shot`` {"cue",
 "balls" or "ball", "pockets" or "pocket"}, ``concede`` {"player"}, ``agree_concession`` {"accept"},
-``add_foul`` {"code", "shot"}, ``overrule`` {"foul": false | "score" | "turn"}. See
+``add_foul`` {"code", "shot"}, ``overrule`` {"foul": false | "score" | "turn"}, ``setup`` {"on_table",
+"player", "scores", "break", "direction"} (a game already in progress: ``_setup_game``). See
 docs/referee/up-and-down.md.
 """
 
@@ -198,6 +199,8 @@ class UpAndDownEngine(PoolEngine[UpAndDownCore]):
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType(_OPTIONS)
     foul_enum: ClassVar[type[StrEnum]] = UpAndDownFoul
     game_inputs: ClassVar[tuple[str, ...]] = ("called_shot", "concede", "agree_concession")
+    setup_keys: ClassVar[tuple[str, ...]] = ("direction",)
+    negative_scores: ClassVar[bool] = True  # -1 a foul: a score may be below zero
 
     def _validate_options(self, options: Mapping[str, Any]) -> None:
         for name, accepted in _CHOICES.items():
@@ -230,6 +233,44 @@ class UpAndDownEngine(PoolEngine[UpAndDownCore]):
         if core.phase is not Phase.OVER:
             return None
         return Outcome(winner=core.winner, scores=dict(core.scores), reason=core.result)
+
+    # -- setup ------------------------------------------------------------------------------------
+    def _setup_game(self, core: UpAndDownCore, data: Mapping[str, Any], is_break: bool) -> list[Update]:
+        """Up and Down keeps the directions besides the position: ``direction`` fixes them (``"up"`` or
+        ``"down"`` for the player at the table, or ``{player: direction}``), ``"open"`` opens the table;
+        left out, they stay as they were. A break always leaves the table open."""
+        core.call, core.concession = None, None
+        value = data.get("direction")
+        if is_break:
+            if value not in (None, "open"):
+                raise RefereeError("setup: the next shot is a break, and after a break the table is open; "
+                                   "leave 'direction' out")
+            core.directions, core.game_breaker = {}, None
+            return []
+        if len(core.on_table) < 2:
+            raise RefereeError("setup needs at least two balls on the table: with one ball or none left the game "
+                               "is over (End of Game)")
+        if "direction" not in data:
+            return []
+        if value in (None, "open"):
+            core.directions = {}
+            return [Update(UpdateKind.PHASE, "The table is open: either direction until a called shot is made",
+                           code="open_table", clause="Object")]
+        if isinstance(value, str):
+            value = {core.turn: value}
+        if not isinstance(value, Mapping) or not 1 <= len(value) <= 2:
+            raise RefereeError(f"setup 'direction' is 'up' or 'down' (the player at the table), 'open', or "
+                               f"{{player: 'up'|'down'}}, got {value!r}")
+        fixed: dict[str, Direction] = {}
+        for player, word in value.items():
+            self._player(core, player, "setup 'direction' player")
+            if word not in ("up", "down"):
+                raise RefereeError(f"setup 'direction' for {player} is 'up' or 'down', got {word!r}")
+            fixed[str(player)] = Direction(word)
+        if len(set(fixed.values())) != len(fixed):
+            raise RefereeError("setup 'direction': one player shoots up and the other down")
+        player, direction = next(iter(fixed.items()))
+        return [self._fix_direction(core, player, direction)]
 
     # -- inputs -----------------------------------------------------------------------------------
     def _game_input(self, state: PoolState[UpAndDownCore], item: HumanInput) -> list[Update] | None:

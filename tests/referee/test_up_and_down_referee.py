@@ -102,7 +102,7 @@ def test_impossible_a_struck_ball_that_is_not_on_the_table() -> None:
 
 def test_unknown_inputs_list_the_accepted_kinds() -> None:
     play = open_table()
-    with pytest.raises(RefereeError, match="accepted: players, break_winner, add_foul, overrule, called_shot"):
+    with pytest.raises(RefereeError, match="accepted: players, break_winner, add_foul, overrule, setup, called_shot"):
         play.input("beg")
     with pytest.raises(RefereeError, match="accepted: break_wrong_cue_ball"):
         play.input("add_foul", code="push")
