@@ -51,7 +51,9 @@ Decisions where the rule book is silent or ambiguous
   (``add_foul`` if a player did it): the camera cannot tell a player's hand from the referee's.
 
 Inputs: ``players`` {"names": [2 or 3 players or teams]}, ``break_winner`` {"player"}, ``add_foul``
-{"code", "shot"}, ``overrule`` {"foul": false | "score" | "turn"}. See docs/referee/colors.md.
+{"code", "shot"}, ``overrule`` {"foul": false | "score" | "turn"}, ``setup`` {"on_table", "player",
+"scores", "break", "pending", "window", "in_hand", "rack"} (a set already in progress: ``_setup_game``).
+See docs/referee/colors.md.
 """
 
 from __future__ import annotations
@@ -192,6 +194,7 @@ class ColorsEngine(PoolEngine[ColorsCore]):
     default_options: ClassVar[Mapping[str, Any]] = MappingProxyType(_OPTIONS)
     foul_enum: ClassVar[type[StrEnum]] = ColorsFoul
     player_counts: ClassVar[tuple[int, ...]] = (2, 3)
+    setup_keys: ClassVar[tuple[str, ...]] = ("pending", "window", "in_hand", "rack")
 
     def _validate_options(self, options: Mapping[str, Any]) -> None:
         for name in ("race_to", "race_to_three_players"):
@@ -217,6 +220,67 @@ class ColorsEngine(PoolEngine[ColorsCore]):
         if core.phase is not Phase.OVER:
             return None
         return Outcome(winner=core.winner, scores=dict(core.scores), reason=core.result)
+
+    # -- setup ------------------------------------------------------------------------------------
+    def _full_rack(self, on_table: set[int]) -> bool:
+        return set(BALLS) - {CUE} <= on_table  # the cue ball may still be in hand for the break
+
+    def _setup_game(self, core: ColorsCore, data: Mapping[str, Any], is_break: bool) -> list[Update]:
+        """What Colors keeps besides the position. A colour with both balls down is scored (eliminated)
+        unless ``pending`` names its point ball (down, waiting for the black); ``window`` names companions
+        on the table the player must pocket next (their neutral dropped on the last shot); ``in_hand`` is
+        ``anywhere``, ``kitchen`` or ``as_it_lies`` (default: anywhere when the cue ball is off the table);
+        the black always stands on the table (spotted when it is not listed)."""
+        rack = data.get("rack", core.rack)
+        if isinstance(rack, bool) or not isinstance(rack, int) or rack < 1:
+            raise RefereeError(f"setup 'rack' is the set's number, a whole number >= 1, got {rack!r}")
+        high = [p for p, points in core.scores.items() if points >= core.target]
+        if high:
+            raise RefereeError(f"setup gives {', '.join(high)} {core.target} points or more: the game would be over "
+                               f"(race to {core.target})")
+        core.rack, core.window, core.pending = rack, [], []
+        owed = {key: data.get(key) for key in ("pending", "window") if data.get(key)}
+        if is_break:
+            if owed:
+                raise RefereeError("setup: nothing is owed before a break; leave 'pending' and 'window' out")
+            core.eliminated, core.in_hand = set(), "kitchen"
+            return []
+        pending = self._setup_balls(owed.get("pending"), "pending", core, on_table=False)
+        window = self._setup_balls(owed.get("window"), "window", core, on_table=True)
+        if pending and window:
+            raise RefereeError("setup: a player owes the black (pending) or a companion (window), not both")
+        core.pending, core.window = pending, [colour(b) for b in window]
+        down = set(range(1, BLACK)) - {colour(b) for b in core.on_table}
+        core.eliminated = {c for c in down if companion(c) not in core.on_table} - {colour(b) for b in pending}
+        if len(core.eliminated) == len(COLOUR_NAMES):
+            raise RefereeError("setup: every colour is scored, so the set is over; rack the balls and set up the break")
+        words = {"anywhere": "anywhere", "kitchen": "kitchen", "as_it_lies": ""}
+        hand = data.get("in_hand", "anywhere" if CUE not in core.on_table else "as_it_lies")
+        if hand not in words:
+            raise RefereeError(f"setup 'in_hand' is one of {', '.join(words)}, got {hand!r}")
+        if hand == "as_it_lies" and CUE not in core.on_table:
+            raise RefereeError("setup: the cue ball is not on the table, so it cannot be played as it lies; "
+                               "give 'in_hand': 'anywhere' or list ball-0")
+        core.in_hand = words[hand]
+        if BLACK in core.on_table:
+            return []
+        core.on_table.add(BLACK)
+        return self._spot(core, [], black=True)
+
+    def _setup_balls(self, raw: Any, key: str, core: ColorsCore, *, on_table: bool) -> list[int]:
+        if raw is None:
+            return []
+        if isinstance(raw, str) or not isinstance(raw, list | tuple):
+            raise RefereeError(f"setup '{key}' lists ball ids, such as [\"ball-4\"], got {raw!r}")
+        balls = [ball_number(str(b)) for b in raw]
+        for ball in balls:
+            where = "on the table" if on_table else "pocketed"
+            if ball in (CUE, BLACK) or (ball in core.on_table) != on_table or companion(ball) in core.on_table:
+                what = ("companion balls on the table whose partner is down" if on_table
+                        else "point balls pocketed with their companion, waiting for the black")
+                raise RefereeError(f"setup '{key}' lists {ball_id(ball)}; it takes {what} ({ball_id(ball)} must be "
+                                   f"{where}, its companion {ball_id(companion(ball))} pocketed)")
+        return sorted(set(balls))
 
     # -- shots ------------------------------------------------------------------------------------
     def _start_shot(self, core: ColorsCore, struck: int, event: TableEvent) -> list[Update]:

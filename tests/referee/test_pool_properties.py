@@ -2,7 +2,8 @@
 
 A shadow engine follows the drawn items so that each shot is drawn from the balls really on the table
 (a good break most of the time, calls that fit the numbering, pots of live balls), with some noise
-mixed in: impossible pots, unknown inputs, overrules, added fouls and late drops. The harness then
+mixed in: impossible pots, unknown inputs, overrules, added fouls, late drops and setups of a game in
+progress (in Up and Down any position, in Colors the position the table holds, entered again). The harness then
 checks the engine contract (atomic refusal, scores = sum of SCORE updates, exact undo and replay)
 and each game's own invariants are checked along the way.
 """
@@ -90,6 +91,12 @@ class Drawer:
         if self.draw(st.integers(0, 19)) == 0 and self.live():
             self.event(EventType.POT, [f"ball-{self.draw(st.sampled_from(self.live()))}"], "pocket-top-right")
 
+    def spread(self, balls: list[int]) -> dict[str, list[float]]:
+        """Positions for a setup: each ball in its own cell of a grid, nudged (now and then far enough to
+        land on a neighbour: a setup to refuse)."""
+        return {f"ball-{b}": [round(150.0 + 140.0 * (b % 16) + self.draw(st.floats(-90, 90)), 1),
+                              round(300.0 + 300.0 * (b % 3) + self.draw(st.floats(-90, 90)), 1)] for b in balls}
+
     def corrections(self, foul_codes: list[str]) -> None:
         roll = self.draw(st.integers(0, 29))
         if roll == 0:
@@ -136,6 +143,14 @@ def draw_up_and_down(data: st.DataObject, options: dict[str, Any]) -> tuple[list
         d.shot(cue, target, rails=2, pots=list(dict.fromkeys(pots)))
         if d.draw(st.integers(0, 59)) == 0:
             d.inp("concede", player=d.core["turn"])
+        if d.draw(st.integers(0, 9)) == 0:  # tableref switched on (or the camera restarted) mid-game
+            balls = d.draw(st.lists(st.sampled_from(d.live() or [0]), min_size=1, unique=True))
+            setup: dict[str, Any] = {"on_table": d.spread(balls), "player": d.draw(st.sampled_from(d.core["players"]))}
+            if d.draw(st.booleans()):
+                setup["scores"] = {p: d.draw(st.integers(-3, 5)) for p in d.core["players"]}
+            if d.draw(st.booleans()):
+                setup["direction"] = d.draw(st.sampled_from(["up", "down", "open", "sideways"]))
+            d.inp("setup", **setup)
         check_up_and_down_invariants(d.engine)
     return d.items, make
 
@@ -179,8 +194,20 @@ def draw_colors(data: st.DataObject, options: dict[str, Any]) -> tuple[list[LogI
         if d.draw(st.integers(0, 14)) == 0:
             pots.append(0)
         d.shot(struck, target, rails=d.draw(st.integers(0, 2)), pots=list(dict.fromkeys(pots)))
+        if d.draw(st.integers(0, 9)) == 0:
+            d.inp("setup", **same_colors_position(d))
         check_colors_invariants(d.engine)
     return d.items, make
+
+
+def same_colors_position(d: Drawer) -> dict[str, Any]:
+    """The camera restarting: the position the shadow engine holds, entered again as a setup."""
+    core = d.core
+    words = {"": "as_it_lies", "kitchen": "kitchen", "anywhere": "anywhere"}
+    window = [b for b in d.live() if b not in (0, 8) and (b if b < 8 else b - 8) in core["window"]]
+    return {"on_table": d.spread(d.live()), "player": core["turn"], "break": core["phase"] == "break",
+            "pending": [f"ball-{b}" for b in core["pending"]], "window": [f"ball-{b}" for b in window],
+            "in_hand": words[core["in_hand"]]}
 
 
 def check_colors_invariants(engine: Engine[Any]) -> None:
