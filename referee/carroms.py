@@ -68,7 +68,8 @@ Decisions where the rule book is ambiguous or silent (what a referee at the tabl
   contract holds: the scores equal the sum of SCORE updates).
 
 Human inputs (``HumanInput.kind``): ``players``, ``toss``, ``break_winner``, ``add_foul``,
-``overrule``, ``owed_forgotten``, ``concede``, ``new_board``; see ``docs/referee/carroms.md``.
+``overrule``, ``owed_forgotten``, ``concede``, ``new_board``, and ``setup`` (a board already in
+progress, ``carroms_setup``); see ``docs/referee/carroms.md``.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ from tableref.referee.base import Engine, Outcome, RefereeError, Update, UpdateK
 from tableref.referee.carroms_geometry import DEFAULT_GEOMETRY_OPTIONS, SEATS, Geometry
 from tableref.referee.carroms_judge import Judge, Rules
 from tableref.referee.carroms_rules import HUMAN_FOULS, STRIKE_FOULS, CarromFoul, CarromNote, cap
+from tableref.referee.carroms_setup import apply_setup, parse_setup
 from tableref.referee.carroms_state import CarromsState, LastStrike, Pending, Phase
 from tableref.referee.carroms_strike import (
     StrikeEvent,
@@ -95,7 +97,7 @@ from tableref.referee.carroms_strike import (
 )
 
 INPUT_KINDS: tuple[str, ...] = ("players", "toss", "break_winner", "add_foul", "overrule", "owed_forgotten",
-                                "concede", "new_board")
+                                "concede", "new_board", "setup")
 _STRIKE_TYPES = (EventType.CONTACT, EventType.CUSHION, EventType.OFF_TABLE, EventType.BASELINE_CROSS)
 
 
@@ -171,7 +173,7 @@ class CarromsEngine(Engine[CarromsState]):
     def _inputs(self) -> dict[str, Callable[[CarromsState, HumanInput], list[Update]]]:
         return {"players": self._players, "toss": self._toss, "break_winner": self._break_winner,
                 "add_foul": self._add_foul, "overrule": self._overrule, "owed_forgotten": self._owed_forgotten,
-                "concede": self._concede, "new_board": self._new_board}
+                "concede": self._concede, "new_board": self._new_board, "setup": self._setup}
 
     def _is_rejudge(self, state: CarromsState, item: LogItem) -> bool:
         if state.phase is Phase.STRIKE:
@@ -452,7 +454,7 @@ class CarromsEngine(Engine[CarromsState]):
         if s.phase is Phase.SETUP:
             s.first_breaker = seat
             judge.start_board(seat)
-        elif s.phase is Phase.READY and s.strikes == 0:
+        elif s.phase is Phase.READY and s.strikes == 0 and s.breaking and not s.break_failures:
             judge.start_board(seat, again=True)
         elif s.phase is Phase.BOARD_OVER:
             judge.start_board(seat)
@@ -576,6 +578,10 @@ class CarromsEngine(Engine[CarromsState]):
             raise RefereeError("a board is conceded between strikes of a board in play; the match at any time "
                                "before it is over")
         return judge.out
+
+    def _setup(self, s: CarromsState, item: HumanInput) -> list[Update]:
+        """A board already in progress: the pieces, the seat on turn, the totals, the queen (``carroms_setup``)."""
+        return apply_setup(s, parse_setup(item.data, s, self.rules, self.geometry), self._judge(s))
 
     def _new_board(self, s: CarromsState, item: HumanInput) -> list[Update]:
         if s.phase is not Phase.BOARD_OVER:

@@ -139,6 +139,7 @@ class Geometry:
     striker_radius: float
     tolerance: float
     break_disturb: float
+    size: float = 740.0  # the playing surface is size x size mm
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> Geometry:
@@ -160,6 +161,7 @@ class Geometry:
             striker_radius=_positive(options, "striker_radius_mm"),
             tolerance=_positive(options, "placement_tolerance_mm", allow_zero=True),
             break_disturb=_positive(options, "break_disturb_mm"),
+            size=_positive(options, "board_size_mm"),
         )
 
     # -- the striker's placement (Striking.1-3) ---------------------------------------------------
@@ -217,6 +219,10 @@ class Geometry:
             start = (cx, cy)
         return [(round(start[0] + ax * step * k, 1), round(start[1] + ay * step * k, 1)) for k in range(count)]
 
+    def on_board(self, p: Sequence[float]) -> bool:
+        """The point lies on the playing surface (a setup's positions are checked with it)."""
+        return 0.0 <= p[0] <= self.size and 0.0 <= p[1] <= self.size
+
     def striker_under_piece(self, positions: Mapping[str, Sequence[float]]) -> bool:
         """Whether the striker came to rest under a piece (Other.3): centres closer than the striker's radius."""
         striker = positions.get("striker")
@@ -240,4 +246,5 @@ DEFAULT_GEOMETRY_OPTIONS: Mapping[str, Any] = MappingProxyType({
     "striker_radius_mm": 20.6,
     "placement_tolerance_mm": 2.0,
     "break_disturb_mm": 3.0,
+    "board_size_mm": 740.0,
 })

@@ -75,6 +75,7 @@ class CarromNote(StrEnum):
     MATCH_OVER = "match_over"
     TURN = "turn"
     SCORE = "score"
+    SETUP = "setup"
 
 
 #: Rule book clause id -> what it says (paraphrased; the rule book is /work/shared/rules/carroms.txt).

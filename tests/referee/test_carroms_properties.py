@@ -1,4 +1,5 @@
-"""The engine contract under random play (hypothesis) and the documented match log replaying cleanly."""
+"""The engine contract under random play (hypothesis), setups of a board in progress among the items, and
+the documented match log replaying cleanly."""
 
 from __future__ import annotations
 
@@ -74,6 +75,30 @@ def _event(data: st.DataObject, t: float) -> LogItem:
     return TableEvent(t=t, type=EventType(type_), objects=objects, where=where)
 
 
+def _setup(data: st.DataObject, shadow: CarromsEngine, t: float) -> LogItem:
+    """A ``setup``: the board the shadow engine holds entered again (the camera restarting), or a random one."""
+    state = shadow.state
+    counts = dict(state["on_board"])
+    if data.draw(st.booleans()):
+        counts = {"white": data.draw(st.integers(0, 9)), "black": data.draw(st.integers(0, 9)),
+                  "queen": data.draw(st.integers(0, 1))}
+    pieces: list[str] = []
+    for colour in ("white", "black"):
+        ids = [f"{colour}-{n}" for n in range(1, 10)]
+        pieces += sorted(ids, key=lambda i: i in state["ids_off"])[:counts[colour]]
+    if counts["queen"]:
+        pieces.append("queen")
+    payload: dict[str, Any] = {"on_table": {p: [100.0 + 60.0 * (k % 9), 200.0 + 60.0 * (k // 9)] for k, p in enumerate(pieces)}}
+    if state["turn"] is None or data.draw(st.integers(0, 3)) == 0:
+        payload["player"] = data.draw(st.sampled_from(sorted(state["seats"])))
+    if state["queen_side"] and state["queen"] in ("covered", "awaiting_cover") and not counts["queen"]:
+        key = "covered_by" if state["queen"] == "covered" else "awaiting_cover"
+        payload["queen"] = {key: state["queen_side"]}
+    if data.draw(st.integers(0, 3)) == 0:
+        payload["scores"] = {side: data.draw(st.integers(0, 30)) for side in state["sides"]}
+    return HumanInput(t=t, kind="setup", data=payload)
+
+
 def _play(data: st.DataObject, shadow: CarromsEngine, steps: int) -> Iterator[LogItem]:
     """Items for the harness; a shadow engine fed the same items tells whose turn it is."""
     setup: list[LogItem] = []
@@ -94,7 +119,7 @@ def _play(data: st.DataObject, shadow: CarromsEngine, steps: int) -> Iterator[Lo
         elif roll < 7:
             batch = list(events_of(shadow, _strike_text(data, shadow)))
         elif roll < 9:
-            batch = [_input(data, t)]
+            batch = [_input(data, t)] if data.draw(st.integers(0, 4)) else [_setup(data, shadow, t)]
         else:
             batch = [_event(data, t)]
         for item in batch:
