@@ -176,7 +176,7 @@ class EventExtractor:
                   and tr.id in self._prev]
         if not movers:
             return []
-        struck = max(movers, key=lambda tr: tr.speed)
+        struck = self._struck(movers)
         prev = self._prev[struck.id]
         self.in_shot = True
         self._shot = _ShotState(struck=struck.id, start_t=prev.t)
@@ -188,6 +188,34 @@ class EventExtractor:
         return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
+
+    def _struck(self, movers: list[Track]) -> Track:
+        """Which of the balls seen moving first was struck. The cue can send a ball into a touching
+        one within a frame, so the fastest is not always it: the striker when it moves; in bar
+        billiards the ball leaving the D; otherwise the mover whose path points at another mover."""
+        if len(movers) == 1:
+            return movers[0]
+        for tr in movers:
+            if tr.label == "striker":
+                return tr
+        if self.spec.d_centre is not None:
+            in_baulk = [tr for tr in movers if tr.id in self._rest_pos and self.spec.in_baulk(self._rest_pos[tr.id][0])]
+            if len(in_baulk) == 1:
+                return in_baulk[0]
+
+        def aims(a: Track) -> float:
+            start = self._rest_pos.get(a.id, (self._prev[a.id].x, self._prev[a.id].y))
+            best = -1.0
+            for b in movers:
+                if b is a:
+                    continue
+                other = self._rest_pos.get(b.id, (self._prev[b.id].x, self._prev[b.id].y))
+                dx, dy = other[0] - start[0], other[1] - start[1]
+                n = math.hypot(dx, dy) * max(a.speed, 1e-9)
+                best = max(best, (a.vx * dx + a.vy * dy) / n if n > 0 else -1.0)
+            return best
+
+        return max(movers, key=aims)
 
     def _seat_of(self, position: tuple[float, float]) -> str | None:
         """The carrom seat whose baseline strip the striker starts on (nearest strip's centre)."""
@@ -271,49 +299,67 @@ class EventExtractor:
         cos = (prev.vx * tr.vx + prev.vy * tr.vy) / max(1e-9, s0 * s1)
         return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) > self.p.turn_deg
 
-    def _closest(self, a: Track, b: Track) -> tuple[float, float] | None:
-        """Closest approach (distance, fraction of the frame) of a and b moving on their last velocities."""
+    def _first_touch(self, a: Track, b: Track) -> tuple[float, float] | None:
+        """When (fraction of the frame) a and b, moving on their last velocities, first come within
+        touching distance, and how close they are then. None when they never come close enough."""
         pa, pb = self._prev.get(a.id), self._prev.get(b.id)
         if pa is None or pb is None:
             return None
-        dt = max(1e-6, a.last_seen_t - pa.t) if a.status == TrackStatus.VISIBLE else 1e-6
+        dt = max(1e-6, a.last_seen_t - pa.t)
+        touch = a.radius_mm + b.radius_mm + self.p.contact_tol_mm
         rx, ry = pb.x - pa.x, pb.y - pa.y
         ux, uy = pb.vx - pa.vx, pb.vy - pa.vy
+        rr = rx * rx + ry * ry
+        if rr <= touch * touch:
+            return 0.0, math.sqrt(rr)
         uu = ux * ux + uy * uy
-        s = 0.0 if uu < 1e-9 else max(0.0, min(dt, -(rx * ux + ry * uy) / uu))
-        d = math.hypot(rx + ux * s, ry + uy * s)
-        # Also the end of the frame as measured (a slow approach).
+        if uu > 1e-9:
+            ru = rx * ux + ry * uy
+            disc = ru * ru - uu * (rr - touch * touch)
+            if disc >= 0:
+                s = (-ru - math.sqrt(disc)) / uu
+                if 0.0 <= s <= dt:
+                    return s / dt, touch
         d_end = math.hypot(b.x - a.x, b.y - a.y)
-        if d_end < d:
-            return d_end, 1.0
-        return d, s / dt if dt > 0 else 0.0
+        if d_end <= touch:
+            return 1.0, d_end  # a slow approach, measured at the end of the frame
+        return None
 
     def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
-        events: list[TableEvent] = []
+        """Contacts this frame. A moving ball hits the *first* object on its path: of several
+        resting objects its straight path would cross in one frame, only the earliest counts (the
+        others were set moving by the one it hit, and touch each other)."""
+        candidates: list[tuple[float, Track, Track]] = []
         for i, a in enumerate(visible):
             for b in visible[i + 1:]:
                 key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
-                touch = a.radius_mm + b.radius_mm
                 dist_now = math.hypot(a.x - b.x, a.y - b.y)
                 if key in self._shot.touching:
-                    if dist_now > touch + self.p.separation_mm:
+                    if dist_now > a.radius_mm + b.radius_mm + self.p.separation_mm:
                         self._shot.touching.discard(key)
                     continue
                 pa, pb = self._prev.get(a.id), self._prev.get(b.id)
                 if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
-                approach = self._closest(a, b)
-                if approach is None or approach[0] > touch + self.p.contact_tol_mm:
+                touch = self._first_touch(a, b)
+                if touch is None or not (self._changed(a) or self._changed(b)):
                     continue
-                if not (self._changed(a) or self._changed(b)):
-                    continue
-                self._shot.touching.add(key)
-                prev_t = self._prev[a.id].t
-                when = prev_t + approach[1] * (t - prev_t)
-                first, second = (a, b) if math.hypot(self._prev[a.id].vx, self._prev[a.id].vy) >= \
-                    math.hypot(self._prev[b.id].vx, self._prev[b.id].vy) else (b, a)
-                events.append(TableEvent(t=when, frame=frame if approach[1] > 0.5 else frame - 1,
-                                         type=EventType.CONTACT, objects=(first.id, second.id)))
+                candidates.append((touch[0], a, b))
+        candidates.sort(key=lambda c: c[0])
+        hit_by: set[str] = set()
+        events: list[TableEvent] = []
+        for frac, a, b in candidates:
+            pa, pb = self._prev[a.id], self._prev[b.id]
+            mover = a if pa.moving and not pb.moving else b if pb.moving and not pa.moving else None
+            if mover is not None:
+                if mover.id in hit_by:
+                    continue  # it already hit something earlier on its path this frame
+                hit_by.add(mover.id)
+            key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+            self._shot.touching.add(key)
+            when = pa.t + frac * (t - pa.t)
+            first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
+            events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
         return events
 
     def _cushion_hits(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
@@ -394,7 +440,7 @@ class EventExtractor:
         return when, fa + (1 if when > ta + 1e-9 else 0)
 
     def _in_pocket_mouth(self, x: float, y: float, radius: float) -> bool:
-        return any(math.hypot(x - h.x, y - h.y) < h.radius + 2.0 * radius
+        return any(math.hypot(x - h.x, y - h.y) < h.radius + 0.5 * radius
                    for h in self.spec.holes if h.id.startswith("pocket"))
 
     # -- places -----------------------------------------------------------------------------------

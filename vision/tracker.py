@@ -146,7 +146,7 @@ class Tracker:
     """
 
     def __init__(self, spec: TableSpec, *, gate_mm: float = 70.0, gate_speed: float = 0.6,
-                 label_penalty_mm: float = 45.0, confirm_hits: int = 2, pot_confirm_s: float = 0.12,
+                 label_penalty_mm: float = 150.0, confirm_hits: int = 2, pot_confirm_s: float = 0.12,
                  occlusion_s: float = 1.2, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0) -> None:
         self.spec = spec
@@ -204,7 +204,13 @@ class Tracker:
 
     # -- association ----------------------------------------------------------------------------
     def _associate(self, tracks: list[_State], dets: list[Detection], dt: float) -> list[tuple[_State, Detection]]:
-        candidates: list[tuple[float, int, int]] = []
+        """Three greedy passes, nearest first: (1) same label within the motion gate, (2) same label
+        within ``max_jump_mm`` (a ball struck hard from rest), (3) a different label within the gate
+        (a misread). Label agreement comes first so that a resting ball never takes the detection of
+        the ball that just hit it, however close they are."""
+        same: list[tuple[float, int, int]] = []
+        jump: list[tuple[float, int, int]] = []
+        other: list[tuple[float, int, int]] = []
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -215,28 +221,18 @@ class Tracker:
                     continue
                 assert d.x_mm is not None and d.y_mm is not None
                 dist = min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - s.x, d.y_mm - s.y))
-                if dist > gate:
-                    continue
-                cost = dist + (0.0 if d.label == s.label else self.label_penalty_mm)
-                candidates.append((cost, i, j))
+                if d.label == s.label:
+                    if dist <= gate:
+                        same.append((dist, i, j))
+                    elif dist <= self.max_jump_mm:
+                        jump.append((dist, i, j))
+                elif dist <= gate:
+                    other.append((dist + self.label_penalty_mm, i, j))
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
-        # Second pass: a ball struck from rest jumps far beyond its gate in one frame. Let an
-        # unmatched track take an unmatched detection of its own label within ``max_jump_mm``.
-        late: list[tuple[float, int, int]] = []
-        for i, s in enumerate(tracks):
-            if i in used_t:
-                continue
-            for j, d in enumerate(dets):
-                if j in used_d or d.label != s.label or not self._compatible(s, d):
-                    continue
-                assert d.x_mm is not None and d.y_mm is not None
-                dist = math.hypot(d.x_mm - s.x, d.y_mm - s.y)
-                if dist <= self.max_jump_mm:
-                    late.append((dist, i, j))
-        self._greedy(late, tracks, dets, used_t, used_d, pairs)
+        for candidates in (same, jump, other):
+            self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 
     @staticmethod
@@ -293,7 +289,7 @@ class Tracker:
         if s.missing_since is None:
             s.missing_since = s.last_seen_t
             s.status = TrackStatus.MISSING
-            s.hole = self._hole_under(s)
+            s.hole = self._hole_under(s) or self._hole_ahead(s, dt)
         gone = t - s.missing_since
         if s.hole is not None and gone >= self.pot_confirm_s:
             s.status = TrackStatus.POTTED
@@ -355,6 +351,20 @@ class Tracker:
             if dist <= h.radius + self.hole_margin_mm + 0.5 * s.radius_mm and (best is None or dist < best[0]):
                 best = (dist, h.id)
         return best[1] if best else None
+
+    def _hole_ahead(self, s: _State, dt: float) -> str | None:
+        """A fast ball can reach a hole between two frames: look one frame ahead along its path."""
+        if dt <= 0:
+            return None
+        x0, y0 = s.x, s.y
+        for frac in (0.5, 1.0, 1.5):
+            s.x, s.y = x0 + s.vx * dt * frac, y0 + s.vy * dt * frac
+            hole = self._hole_under(s)
+            if hole is not None:
+                s.x, s.y = x0, y0
+                return hole
+        s.x, s.y = x0, y0
+        return None
 
     def _leaving(self, s: _State) -> bool:
         speed = math.hypot(s.vx, s.vy)
