@@ -196,6 +196,20 @@ function fillKinds() {
       button("Send call", () => send({ input: "called_shot", cue: cue.value, balls: [first.value, second.value].filter(Boolean) })));
     quick.appendChild(call);
   }
+  if (game && game !== "all-fours") {
+    // Resume a game already in progress: the table as the camera sees it now, and whose turn it is.
+    const players = Object.keys(state.scores).length ? Object.keys(state.scores) : ["home", "away"];
+    const who = select(players.map((p) => [p, p]));
+    const resume = document.createElement("div"); resume.className = "row";
+    resume.append("Resume here:", who, button("Set up from camera", () => {
+      const onTable = {};
+      for (const [id, o] of Object.entries(state.positions)) {
+        if (o.kind !== "pin" && o.kind !== "card") onTable[id] = [o.x, o.y];
+      }
+      send({ input: "setup", on_table: onTable, player: who.value });
+    }));
+    quick.appendChild(resume);
+  }
   if (game === "all-fours") {
     const seats = [["south", "south"], ["east", "east"], ["north", "north"], ["west", "west"]];
     const dealer = select(seats);
