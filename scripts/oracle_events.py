@@ -1,42 +1,25 @@
 """Tracker + event extractor on perfect detections (truth positions with noise), per scenario.
 
 This isolates the tracking and event logic from the detector: what it scores is the best the
-rest of the pipeline can do. Usage: .venv/bin/python scripts/oracle_events.py [GAME ...] [--seeds 1 2]
+rest of the pipeline can do. Usage (from the repository root): .venv/bin/python scripts/oracle_events.py [GAME ...] [--seeds 1 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 from collections import defaultdict
+from pathlib import Path
 
-from tableref.calibration.spec import load_table
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tableref.calibration.spec import load_table  # noqa: E402
 from tableref.evaluate import PRF, first_contact_accuracy, match_events
-from tableref.events import EventType
 from tableref.simulator.scenarios import SCENARIOS, run_scenario
-from tableref.simulator.state import ObjectStatus
-from tableref.vision.detect import Detection
 from tableref.vision.extract import EventExtractor
 from tableref.vision.tracker import Tracker
-
-GROUP = {"white": "white", "red": "red", "black": "black", "queen": "queen", "striker": "striker"}
-
-
-def detections(frame, rng: random.Random, noise: float) -> list[Detection]:
-    out = []
-    for o in frame.objects:
-        if o.status not in (ObjectStatus.ON_TABLE, ObjectStatus.FALLEN) or o.kind == "card":
-            continue
-        if o.kind == "pin":
-            label, group = o.id, "pin-fallen" if o.status is ObjectStatus.FALLEN else "pin-standing"
-        elif o.kind == "ball":
-            n = int(o.id.split("-")[1])
-            label, group = o.id, "cue" if n == 0 else "eight" if n == 8 else "solid" if n < 8 else "stripe"
-        else:
-            label, group = o.kind, GROUP.get(o.kind, o.kind)
-        x, y = o.x + rng.gauss(0, noise), o.y + rng.gauss(0, noise)
-        out.append(Detection(label=label, group=group, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y))
-    return out
+from tests.vision.oracle import noisy_detections
 
 
 def main() -> None:
@@ -56,7 +39,7 @@ def main() -> None:
                 rng = random.Random(seed)
                 found = []
                 for f in sim.frames:
-                    tracks = tracker.update(detections(f, rng, args.noise), f.t, f.index)
+                    tracks = tracker.update(noisy_detections(f, rng, args.noise), f.t, f.index)
                     found += extractor.update(tracks)
                 per, _ = match_events(found, list(sim.events), sim.fps)
                 fc, _ = first_contact_accuracy(found, list(sim.events), sim.fps)
@@ -69,7 +52,9 @@ def main() -> None:
                         print("   D", e.frame, e.type.value, e.objects, e.where)
                 for k, v in per.items():
                     t = totals[k]
-                    t[0] += v.tp; t[1] += v.fp; t[2] += v.fn
+                    t[0] += v.tp
+                    t[1] += v.fp
+                    t[2] += v.fn
     for k, (tp, fp, fn) in sorted(totals.items()):
         m = PRF(tp, fp, fn)
         print(f"{k:14} P {m.precision:.3f} R {m.recall:.3f} F1 {m.f1:.3f}  ({tp}/{fp}/{fn})")

@@ -17,28 +17,12 @@ from tableref.calibration.spec import load_table
 from tableref.evaluate import PRF, first_contact_accuracy, match_events
 from tableref.events import EventType, TableEvent
 from tableref.simulator.scenarios import SCENARIOS, run_scenario
-from tableref.simulator.state import FrameState, ObjectStatus
-from tableref.vision.detect import Detection, pool_group
 from tableref.vision.extract import EventExtractor
 from tableref.vision.tracker import Tracker
 
+from .oracle import noisy_detections
+
 SEEDS = (31,)  # not used while developing the extractor (1-5)
-
-
-def noisy_detections(frame: FrameState, rng: random.Random, noise: float = 1.5) -> list[Detection]:
-    out = []
-    for o in frame.objects:
-        if o.status not in (ObjectStatus.ON_TABLE, ObjectStatus.FALLEN):
-            continue
-        if o.kind == "pin":
-            label, group = o.id, "pin-fallen" if o.status is ObjectStatus.FALLEN else "pin-standing"
-        elif o.kind == "ball":
-            label, group = o.id, pool_group(int(o.id.split("-")[1]))
-        else:
-            label = group = o.kind
-        x, y = o.x + rng.gauss(0, noise), o.y + rng.gauss(0, noise)
-        out.append(Detection(label=label, group=group, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y))
-    return out
 
 
 def run_table(game: str) -> tuple[dict[str, PRF], float]:
