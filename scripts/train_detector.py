@@ -1,0 +1,175 @@
+"""Train the learned detector and export it to ONNX: the one command that reproduces ``models/tableref-balls.onnx``.
+
+    .venv/bin/pip install -e '.[train]'                      # ultralytics (and torch): training only
+    nice -n 19 .venv/bin/python scripts/train_detector.py     # CPU recipe: builds the data set if missing
+    .venv/bin/python scripts/train_detector.py --device 0 --epochs 150 --batch 128 --workers 8   # on a GPU
+
+What it does, in order: builds ``out/detector-data`` with ``scripts/build_dataset.py`` when it is not
+there; trains the network of ``models/tableref-balls.yaml`` from scratch on the data set's 384x384
+tiles (which hold frames at the run-time scale, so the network trained on tiles runs on whole
+768x448 frames) (no pretrained weights:
+none exist for this shape and nothing may be downloaded); exports the best epoch to ONNX (opset 17,
+dynamic height and width, no simplifier: it would need a download); loads the ONNX file with
+onnxruntime alone and checks that it finds objects on a validation frame; copies it to ``--out``
+and writes ``<out>.train.json`` with the command, the date, the time taken and the validation
+figures.
+
+Why these settings: ``amp=False`` (no mixed precision on a CPU, and AMP's check downloads a model),
+``plots=False`` (plots fetch a font), ``YOLO_OFFLINE=1`` and ``YOLO_AUTOINSTALL=False`` (ultralytics
+never reaches the network nor pip); hue jitter small (a ball's hue is its number); vertical flips
+on (a camera above a table has no "up").
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT / "out" / "detector-data"
+DEFAULT_YAML = ROOT / "models" / "tableref-balls.yaml"
+DEFAULT_OUT = ROOT / "models" / "tableref-balls.onnx"
+
+
+def offline_env(config_dir: Path) -> None:
+    """Settings that keep ultralytics off the network and out of the user's home; before importing it."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "False"
+    os.environ["YOLO_VERBOSE"] = os.environ.get("YOLO_VERBOSE", "True")
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(config_dir))
+    os.environ.setdefault("WANDB_MODE", "disabled")
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def require_ultralytics() -> Any:
+    try:
+        import ultralytics
+    except ImportError:
+        print("training needs the train extra: .venv/bin/pip install -e '.[train]'", file=sys.stderr)
+        raise SystemExit(2) from None
+    from ultralytics.utils import SETTINGS
+
+    off = {"sync": False, "wandb": False, "mlflow": False, "comet": False, "clearml": False, "neptune": False,
+           "tensorboard": False, "dvc": False, "raytune": False, "vscode_msg": False, "openvino_msg": False}
+    SETTINGS.update({k: v for k, v in off.items() if k in SETTINGS})
+    return ultralytics
+
+
+def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: int, device: str, workers: int,
+          project: Path, name: str, seed: int = 0, fraction: float = 1.0, patience: int = 100,
+          close_mosaic: int = 10, cache: bool | str = False, lr0: float = 0.01) -> tuple[Path, dict[str, float]]:
+    """Train from ``model_yaml``; returns the best weights and the last validation metrics."""
+    from ultralytics import YOLO
+
+    model = YOLO(str(model_yaml), task="detect")
+    results = model.train(
+        data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
+        project=str(project), name=name, exist_ok=True, seed=seed, deterministic=True, pretrained=False,
+        amp=False, plots=False, val=True, fraction=fraction, patience=patience, close_mosaic=close_mosaic,
+        cache=cache, optimizer="AdamW", lr0=lr0, cos_lr=True, warmup_epochs=min(3.0, max(0.5, epochs / 20)),
+        hsv_h=0.008, hsv_s=0.5, hsv_v=0.4, degrees=0.0, translate=0.1, scale=0.4, fliplr=0.5, flipud=0.5,
+        mosaic=1.0, mixup=0.0, verbose=True,
+    )
+    metrics = {k: float(v) for k, v in (getattr(results, "results_dict", {}) or {}).items()}
+    weights = project / name / "weights" / "best.pt"
+    if not weights.exists():
+        weights = project / name / "weights" / "last.pt"
+    return weights, metrics
+
+
+def export(weights: Path, imgsz: int) -> Path:
+    from ultralytics import YOLO
+
+    model = YOLO(str(weights), task="detect")
+    out = model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=False, opset=17, half=False, nms=False,
+                       device="cpu")
+    return Path(str(out))
+
+
+def smoke_check(onnx_path: Path, data_dir: Path) -> int:
+    """Objects found by the exported file, through onnxruntime only, on the first validation frames."""
+    import cv2
+
+    from tableref.vision.learned import LearnedDetector
+
+    found = 0
+    frames = sorted((data_dir / "images" / "val").glob("*.jpg"))
+    for table in ("pool", "bar-billiards", "carrom"):
+        picks = [p for p in frames if p.name.startswith(f"{table}-")][:2]
+        det = LearnedDetector(table, model=onnx_path)
+        for p in picks:
+            img = cv2.imread(str(p))
+            if img is not None:
+                found += len(det.detect(img))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data set folder (built when missing)")
+    ap.add_argument("--model", type=Path, default=DEFAULT_YAML, help="network definition (.yaml)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the ONNX file goes")
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--imgsz", type=int, default=384, help="training tile side (the data set's --tile)")
+    ap.add_argument("--input-size", type=int, default=768, help="the detector's input at run time (export)")
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--device", default="cpu", help="cpu, or a CUDA device such as 0")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--fraction", type=float, default=1.0, help="share of the training images to use")
+    ap.add_argument("--cache", choices=("no", "ram", "disk"), default="no")
+    ap.add_argument("--lr0", type=float, default=0.003)
+    ap.add_argument("--close-mosaic", type=int, default=4)
+    ap.add_argument("--project", type=Path, default=ROOT / "out" / "detector-train")
+    ap.add_argument("--name", default="tableref-balls")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dataset-args", default="", help="extra arguments for build_dataset.py when it runs")
+    ap.add_argument("--no-export", action="store_true")
+    args = ap.parse_args(argv)
+    if args.epochs < 1 or args.batch < 1 or args.imgsz % 32 or args.input_size % 32 or not 0 < args.fraction <= 1:
+        print("bad arguments: epochs and batch >= 1, imgsz and input size multiples of 32, fraction in (0, 1]",
+              file=sys.stderr)
+        return 2
+    offline_env(args.project / "ultralytics-config")
+    require_ultralytics()
+    t0 = time.time()
+    if not (args.data / "data.yaml").exists():
+        import shlex
+
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import build_dataset
+
+        build_dataset.main(["--out", str(args.data), *shlex.split(args.dataset_args)])
+    t1 = time.time()
+    weights, metrics = train(args.data / "data.yaml", args.model, epochs=args.epochs, imgsz=args.imgsz,
+                             batch=args.batch, device=args.device, workers=args.workers, project=args.project,
+                             name=args.name, seed=args.seed, fraction=args.fraction, close_mosaic=args.close_mosaic,
+                             cache=False if args.cache == "no" else args.cache, lr0=args.lr0)
+    t2 = time.time()
+    summary: dict[str, Any] = {
+        "command": " ".join(["scripts/train_detector.py", *(argv if argv is not None else sys.argv[1:])]),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "device": args.device, "epochs": args.epochs, "imgsz": args.imgsz, "input_size": args.input_size,
+        "batch": args.batch,
+        "dataset_seconds": round(t1 - t0), "train_seconds": round(t2 - t1), "weights": str(weights),
+        "val_metrics": metrics,
+    }
+    if not args.no_export:
+        onnx_path = export(weights, args.input_size)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(onnx_path, args.out)
+        summary["onnx_bytes"] = args.out.stat().st_size
+        summary["smoke_objects_found"] = smoke_check(args.out, args.data)
+    Path(str(args.out) + ".train.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
