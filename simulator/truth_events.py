@@ -169,6 +169,10 @@ class TruthRecorder:
         self.add(t, EventType.SHOT_START, (struck,), None, payload)
 
     def at_rest(self, t: float, world: World) -> None:
+        """The shot is over. Never dated before an event of its own: the clip lands the step on the frame
+        time exactly, while a pot in that step was stamped with the world's summed substeps, which
+        can run a hair past it; a ball that dropped as everything stopped belongs to the shot."""
+        t = max([t, *(x[0] for x in self._events)])
         self._struck = None
         self._baseline = None
         self.add(t, EventType.AT_REST, (), None, {"positions": world.positions()})
