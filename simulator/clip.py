@@ -91,7 +91,8 @@ def truth_dict(sim: SimResult, spec: TableSpec, look: Look) -> dict[str, Any]:
         "table_spec": spec.name,
         "states": [[o.to_json() for o in f.objects] for f in sim.frames],
         "events": [e.to_json() for e in sim.events],
-        "meta": {**dict(sim.meta), "render": render_meta(look)},
+        "inputs": [dict(i) for i in sim.meta.get("inputs", ())],
+        "meta": {**{k: v for k, v in sim.meta.items() if k != "inputs"}, "render": render_meta(look)},
     }
 
 

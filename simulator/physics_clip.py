@@ -68,6 +68,9 @@ class Clip:
         self._overlays: list[_Overlay] = []
         self.shots: list[dict[str, Any]] = []
         self.meta: dict[str, Any] = {}
+        self.inputs: list[dict[str, Any]] = []
+        #: builds the opening ``setup`` input from frame 0 and ``meta["setup"]`` (set by each game's scripts)
+        self.opening: Callable[[FrameState, Mapping[str, Any]], dict[str, Any]] | None = None
         self.truth.zones_from(world)
 
     # -- time ------------------------------------------------------------------------------------
@@ -243,6 +246,18 @@ class Clip:
         self._hand_path(self.t, 2.0 * third, to, to, entry, angle, None, None)
         self._run(t0 + duration + third, stop_at_rest=False)
 
+    # -- what a person enters ----------------------------------------------------------------------
+    def say(self, kind: str, **data: Any) -> None:
+        """Record a human input (the tablet's), in the log format of ``tableref/events.py``.
+
+        It is dated on the first frame after everything recorded so far, so a replay that merges it
+        by time with the events, and the service that feeds a frame's inputs before its events,
+        both apply it after the rest that came before it and before the next strike.
+        """
+        last = max((e.frame or 0 for e in self.truth.events()), default=-1)
+        k = max(math.ceil(self.t * self.fps - 1e-9), last + 1)
+        self.inputs.append({"t": round(k / self.fps, 4), "frame": k, "input": kind, **data})
+
     # -- the shot --------------------------------------------------------------------------------
     def shot(self, obj_id: str, angle: float, speed: float, *, vz: float = 0.0, kind: str = "cue",
              aim_s: float | None = None, seat: str | None = None, settle_s: float = 15.0,
@@ -319,6 +334,9 @@ class Clip:
             self._sample()
         full_meta: dict[str, Any] = {"shots": self.shots, **self.meta, **(meta or {})}
         full_meta["duration_s"] = round(self.frames[-1].t, 4)
+        opening = [] if self.opening is None else [{"t": 0.0, "frame": 0, "input": "setup",
+                                                    **self.opening(self.frames[0], self.meta.get("setup") or {})}]
+        full_meta["inputs"] = opening + sorted(self.inputs, key=lambda i: float(i["t"]))
         return SimResult(game=self.game, table=table, scenario=self.scenario, seed=self.seed, fps=self.fps,
                          frames=tuple(self.frames), events=self.truth.events(), meta=full_meta)
 
