@@ -8,7 +8,8 @@ Pots are planned into the unguarded back row or, for the endgame, off a side cus
 every path is checked clear of pins, holes and balls before the shot, and every scenario checks
 that the physics did what it promises (a pot, a fallen pin, a ball back in baulk), drawing again
 when it did not. ``meta.setup`` says how the table stood at the start (balls on it, in the trough,
-pin spots, endgame) so a referee test can start its engine in the same state.
+pin spots, endgame, the banked scores and a visit's running break) and every clip opens with a
+``setup`` input built from it and frame 0, so the referee starts in the same state.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from tableref.simulator.physics_clip import (
     sample,
 )
 from tableref.simulator.physics_params import BodyKind, physics_for
+from tableref.simulator.scenarios_inputs import bar_billiards_setup
 from tableref.simulator.state import ObjectStatus, SimResult
 
 TABLE = "bar-billiards"
@@ -177,17 +179,48 @@ def find_pot(table: Table, rng: random.Random, cue: Point | None, balls: dict[st
     raise IntentNotMet("no clear pot from the D")
 
 
-def start(name: str, seed: int, fps: float, rng: random.Random, table: Table, layout: dict[str, Point]) -> Clip:
+#: scenarios whose clip opens a visit already under way (a running break the shot can lose)
+RUNNING_BREAK = ("miss", "return-to-baulk", "white-pin-falls", "black-pin-falls", "pin-nudged",
+                 "ball-leaves-table", "ball-returns")
+
+
+def story(name: str, seed: int, last_ball: str | None = None) -> dict[str, object]:
+    """Where the frame stands when the clip starts: the banked scores and the running break.
+
+    Drawn from a generator of its own so the story never moves the layout's draws. A break-off
+    starts a frame (nothing banked); every other clip is a frame in progress with points on the
+    board, so a foul that wipes the score (the black pin) or loses the break visibly costs
+    something, and an overrule visibly gives it back. In the endgame (bar down, ``last_ball`` the
+    one ball left in the trough) the scores stay within the margin, so the endgame starts at once.
+    """
+    if name == "break-off":
+        return {}
+    rng = random.Random(f"bar-billiards/{name}/{seed}/story")
+    home = 10 * rng.randint(20, 180)
+    if last_ball is not None:
+        margin = 400 if last_ball == "red" else 200
+        away = max(0, home + 10 * rng.randint(-margin // 10 + 1, margin // 10 - 1))
+        return {"scores": {"home": home, "away": away}, "trough": {kind_of(last_ball): 1}}
+    out: dict[str, object] = {"scores": {"home": home, "away": 10 * rng.randint(20, 180)}}
+    if name in RUNNING_BREAK:
+        out["break"] = 10 * rng.randint(2, 30)
+    return out
+
+
+def start(name: str, seed: int, fps: float, rng: random.Random, table: Table, layout: dict[str, Point],
+          last_ball: str | None = None) -> Clip:
     world = table.world(rng, layout)
     clip = Clip(game=GAME, scenario=name, seed=seed, fps=fps, spec=table.spec, world=world, rng=rng,
                 player_side="low-x")
     clip.meta["setup"] = {
         "on_table": {k: [round(v[0], 1), round(v[1], 1)] for k, v in layout.items()},
-        "in_trough": [b for b in BALLS if b not in layout],
+        "in_trough": [b for b in BALLS if b not in layout and (last_ball is None or b == last_ball)],
         "pins": {k: [round(v[0], 1), round(v[1], 1)] for k, v in table.pins.items()},
         "pin_colours": {p.id: p.colour for p in table.spec.pins},
         "endgame": table.endgame,
+        **story(name, seed, last_ball),
     }
+    clip.opening = bar_billiards_setup
     clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     return clip
 
@@ -478,7 +511,7 @@ def endgame(seed: int, fps: float = 30.0) -> SimResult:
         keep = math.hypot(d_in[0], e_cushion * d_in[1])
         v_after = stroke_for(kind, dist(bounce, (hole.x, hole.y)), rng.uniform(250.0, 450.0), fresh=False)
         speed = stroke_for(kind, dist(start_at, bounce), v_after / keep)
-        clip = start("endgame", seed, fps, rng, table, {})
+        clip = start("endgame", seed, fps, rng, table, {}, last_ball=ball)
         clip.place(ball, start_at, data={"from": "trough"})
         shot = clip.shot(ball, angle, speed, intent={"object": None, "hole": hole.id, "endgame": True})
         ev = clip.events_since(shot)
