@@ -9,13 +9,20 @@ from the kitchen (behind the head string) with the zero/cue ball, ``ball-0``. Co
 8 at the apex and the coloured balls at random behind it; Up and Down racks 1-15 in any order.
 (The Up and Down text says "leading ball on the head spot"; with the break played from the kitchen
 that can only mean the spot at the far end, which is where every rack here stands.)
+
+A game in progress is a match segment the referee must accept: the clip opens with a ``setup``
+input (frame 0's balls, the scores, Up and Down's direction, Colors' companions owed), and the
+shot is a legal one for its game. Up and Down is a call-shot game in which the only object ball is
+the next consecutive number, so its layouts are renumbered to make the planned object ball that
+ball (every numbered ball has the same physics) and the shooter calls it before the stroke.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from tableref.calibration.spec import Hole, TableSpec, load_table
 from tableref.events import EventType
@@ -39,7 +46,8 @@ from tableref.simulator.physics_aim import (
 )
 from tableref.simulator.physics_clip import Clip, IntentNotMet, ScenarioInfo, attempts, kinds_of, require
 from tableref.simulator.physics_params import physics_for
-from tableref.simulator.state import ObjectStatus, SimResult
+from tableref.simulator.scenarios_inputs import pool_setup
+from tableref.simulator.state import FrameState, ObjectStatus, SimResult
 
 TABLE = "pool"
 BALLS = tuple(f"ball-{n}" for n in range(16))
@@ -129,12 +137,17 @@ def scatter(rng: random.Random, spec: TableSpec, taken: dict[str, Point], ids: l
 
 
 def _start(game: str, name: str, seed: int, fps: float, rng: random.Random, spec: TableSpec,
-           layout: dict[str, Point]) -> Clip:
+           layout: dict[str, Point], told: dict[str, Any] | None = None) -> Clip:
     world = new_world(spec, rng, layout)
     clip = Clip(game=game, scenario=name, seed=seed, fps=fps, spec=spec, world=world, rng=rng,
                 player_side="nearest")
     clip.meta["setup"] = {"on_table": {k: [round(v[0], 1), round(v[1], 1)] for k, v in layout.items()},
-                          "potted": [b for b in BALLS if b not in layout]}
+                          "potted": [b for b in BALLS if b not in layout], **(told or {})}
+
+    def opening(frame: FrameState, meta: Mapping[str, Any]) -> dict[str, Any]:
+        return pool_setup(game, frame, meta)
+
+    clip.opening = opening
     clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     return clip
 
@@ -156,6 +169,84 @@ def _finish(game: str, clip: Clip) -> SimResult:
             raise IntentNotMet("both spots for the black are blocked")
         clip.place("ball-8", spot, data={"from": w.objects["ball-8"].hole, "spotted": True})
     return clip.result(table=TABLE)
+
+
+def story(game: str, name: str, seed: int) -> dict[str, Any]:
+    """Where the game stands when a clip of a game in progress starts, from a generator of its own.
+
+    The scores so far, and in Up and Down the shooter's direction (fixed by an earlier called
+    shot); a break starts a game, so it has neither. Drawn apart from the layout's generator so
+    the story never moves a ball.
+    """
+    if name.startswith("break"):
+        return {}
+    rng = random.Random(f"{game}/{name}/{seed}/story")
+    out: dict[str, Any] = {"scores": {"A": rng.randint(0, 6), "B": rng.randint(0, 6)}}
+    if game == "up-and-down":
+        out["direction"] = rng.choice(("up", "down"))
+    return out
+
+
+def number(ball: str) -> int:
+    return int(ball.rsplit("-", 1)[1])
+
+
+def companion(ball: str) -> str:
+    """Colors: the ball of the same colour (1-9, 2-10, ... 7-15)."""
+    n = number(ball)
+    return f"ball-{n + 8 if n < 8 else n - 8}"
+
+
+def relabel(layout: dict[str, Point], planned: list[str], wanted: list[str]) -> dict[str, Point]:
+    """The same layout with the balls at the ``planned`` spots numbered ``wanted``.
+
+    Every numbered ball has the same physics, so renumbering changes what the shot means to the
+    referee and nothing of what the balls do: the ball that had a wanted number takes one that
+    a planned ball gave up. How a script makes its shot a legal one (the next consecutive ball in
+    Up and Down, a colour's companion in Colors).
+    """
+    if len(set(wanted)) != len(wanted) or CUE in wanted:
+        raise ValueError(f"cannot number the planned balls {wanted}")
+    freed = [p for p in planned if p not in wanted]
+    out = {w: layout[p] for p, w in zip(planned, wanted, strict=True)}
+    for bid, at in layout.items():
+        if bid in planned:
+            continue
+        out[freed.pop(0) if bid in out else bid] = at
+    return out
+
+
+def next_balls(layout: dict[str, Point], direction: str, count: int) -> list[str]:
+    """Up and Down from the zero ball: the next ``count`` consecutive balls on the table going ``direction``.
+
+    Going up from 0 the next ball is the lowest number on the table; going down it wraps to the
+    highest (Legal Shot: "The ball numbering system wraps").
+    """
+    ranked = sorted((b for b in layout if b != CUE), key=number, reverse=direction == "down")
+    return ranked[:count]
+
+
+def legal_labels(game: str, layout: dict[str, Point], planned: list[str], told: dict[str, Any],
+                 ) -> tuple[dict[str, Point], list[str]]:
+    """Renumber a game-in-progress layout so its planned object ball(s) make a legal shot.
+
+    Up and Down: the next consecutive ball(s) from the zero ball in the shooter's direction, in the
+    order they must drop. Colors needs no renumbering except where the story asks for a colour.
+    """
+    if game != "up-and-down":
+        return layout, planned
+    wanted = next_balls(layout, str(told["direction"]), len(planned))
+    return relabel(layout, planned, wanted), wanted
+
+
+def call(clip: Clip, game: str, balls: list[str]) -> None:
+    """Up and Down is a call-shot game: the shooter calls the cue ball and the ball(s) in order."""
+    if game != "up-and-down":
+        return
+    if len(balls) == 1:
+        clip.say("called_shot", cue=CUE, ball=balls[0])
+    else:
+        clip.say("called_shot", cue=CUE, balls=list(balls))
 
 
 def _game_balls(game: str, rng: random.Random, n: int, must: tuple[str, ...]) -> list[str]:
@@ -194,9 +285,14 @@ def _break(game: str, seed: int, fps: float, *, hard: bool) -> SimResult:
         require(first is not None and head in first.objects, "the cue ball missed the head ball")
         if hard:
             require(len(railed) >= 4 or bool(potted), f"only {len(railed)} balls reached a rail")
+            require(all(e.objects != (CUE,) for e in potted), "the cue ball was potted on the break (a scratch)")
             require(not kinds_of(ev, EventType.OFF_TABLE), "a ball left the table on the break")
         else:
             require(len(railed) < 4 and not potted, "the soft break drove four balls to the rails")
+            # Colors has no break requirement but its rail-after-contact rule: a soft break is legal there
+            # only when some ball reaches a rail (Up and Down's four-rail rule makes it a foul anyway)
+            after = [e for e in ev if first is not None and e.t >= first.t and e.type is EventType.CUSHION]
+            require(game != "colors" or bool(after), "no ball reached a rail after the contact")
         clip.meta["rails"] = sorted(railed)
         return _finish(game, clip)
 
@@ -225,13 +321,22 @@ def _legal_pot(game: str, seed: int, fps: float) -> SimResult:
     r = _r(spec)
 
     def build(rng: random.Random) -> SimResult:
+        told = story(game, "legal-pot", seed)
         pocket = rng.choice(corners(spec))
         obj_id = rng.choice([b for b in BALLS[1:] if not (game == "colors" and b == "ball-8")])
         obj, g, cue, aim = _cut_setup(rng, spec, pocket, (300.0, 700.0), (350.0, 750.0), (0.0, 30.0))
         corridors = [(cue, g, 3 * r), (obj, aim, 3 * r)]
         layout = scatter(rng, spec, {CUE: cue, obj_id: obj}, _game_balls(game, rng, rng.randint(3, 6), (obj_id,)),
                          corridors)
-        clip = _start(game, "legal-pot", seed, fps, rng, spec, layout)
+        layout, (obj_id,) = legal_labels(game, layout, [obj_id], told)
+        if game == "colors":  # its companion dropped on the last shot: this pot completes the colour
+            pair = companion(obj_id)
+            if pair in layout:
+                spare = next(b for b in BALLS[1:] if b not in layout and b not in ("ball-8", pair))
+                layout = relabel(layout, [pair], [spare])
+            told["window"] = [obj_id]
+        clip = _start(game, "legal-pot", seed, fps, rng, spec, layout, told)
+        call(clip, game, [obj_id])
         cut = angle_between(sub(g, cue), sub(aim, obj))
         v_obj = stroke_for(kind, dist(obj, aim), rng.uniform(450.0, 800.0))
         v_hit = v_obj / (transfer(E_BALL, 1, 1) * max(math.cos(cut), 0.5))
@@ -272,7 +377,10 @@ def _scratch(game: str, seed: int, fps: float) -> SimResult:
         corridors = [(cue, g, 3 * r), (g, aim, 3 * r), (obj, add(obj, u, 900.0), 3 * r)]
         layout = scatter(rng, spec, {CUE: cue, obj_id: obj}, _game_balls(game, rng, rng.randint(2, 5), (obj_id,)),
                          corridors)
-        clip = _start(game, "scratch", seed, fps, rng, spec, layout)
+        told = story(game, "scratch", seed)
+        layout, (obj_id,) = legal_labels(game, layout, [obj_id], told)
+        clip = _start(game, "scratch", seed, fps, rng, spec, layout, told)
+        call(clip, game, [obj_id])
         v_after = stroke_for(kind, dist(g, aim), rng.uniform(500.0, 800.0), fresh=False)
         v_hit = v_after / math.hypot(math.sin(cut), (1 - E_BALL) / 2 * math.cos(cut))
         speed = stroke_for(kind, dist(cue, g), v_hit)
@@ -300,7 +408,10 @@ def _short(game: str, seed: int, fps: float) -> SimResult:
         obj_id = rng.choice([b for b in BALLS[1:]])
         layout = scatter(rng, spec, {CUE: cue, obj_id: obj}, _game_balls(game, rng, rng.randint(2, 5), (obj_id,)),
                          [(cue, add(obj, unit(sub(obj, cue)), 400.0), 4 * r)])
-        clip = _start(game, "miss-short", seed, fps, rng, spec, layout)
+        told = story(game, "miss-short", seed)
+        layout, (obj_id,) = legal_labels(game, layout, [obj_id], told)
+        clip = _start(game, "miss-short", seed, fps, rng, spec, layout, told)
+        call(clip, game, [obj_id])
         travel = (dist(cue, obj) - 2 * r) * rng.uniform(0.35, 0.7)
         speed = stroke_for(kind, travel, 0.0)
         shot = clip.shot(CUE, heading(cue, obj), speed, intent={"object": obj_id})
@@ -325,7 +436,10 @@ def _no_rail(game: str, seed: int, fps: float) -> SimResult:
         obj_id = rng.choice([b for b in BALLS[1:]])
         layout = scatter(rng, spec, {CUE: cue, obj_id: obj}, _game_balls(game, rng, rng.randint(2, 5), (obj_id,)),
                          [(cue, obj, 3 * r)] + [(obj, obj, 500.0)])
-        clip = _start(game, "no-rail", seed, fps, rng, spec, layout)
+        told = story(game, "no-rail", seed)
+        layout, (obj_id,) = legal_labels(game, layout, [obj_id], told)
+        clip = _start(game, "no-rail", seed, fps, rng, spec, layout, told)
+        call(clip, game, [obj_id])
         speed = stroke_for(kind, dist(cue, g), rng.uniform(250.0, 450.0))
         shot = clip.shot(CUE, heading(cue, g), speed, intent={"object": obj_id})
         ev = clip.events_since(shot)
@@ -352,7 +466,10 @@ def _off_table(game: str, seed: int, fps: float) -> SimResult:
         obj_id = rng.choice([b for b in BALLS[1:] if not (game == "colors" and b == "ball-8")])
         layout = scatter(rng, spec, {CUE: cue, obj_id: obj}, _game_balls(game, rng, rng.randint(2, 5), (obj_id,)),
                          [(cue, obj, 4 * r), (obj, obj, 300.0)])
-        clip = _start(game, "ball-off-table", seed, fps, rng, spec, layout)
+        told = story(game, "ball-off-table", seed)
+        layout, (obj_id,) = legal_labels(game, layout, [obj_id], told)
+        clip = _start(game, "ball-off-table", seed, fps, rng, spec, layout, told)
+        call(clip, game, [obj_id])
         speed = rng.uniform(11000.0, 12000.0)
         shot = clip.shot(CUE, heading(cue, g), speed, intent={"object": obj_id})
         ev = clip.events_since(shot)
@@ -408,13 +525,21 @@ def _two_ball_pot(game: str, seed: int, fps: float) -> SimResult:
         corridors = [(cue, g1, 3 * r), (a, p1, 3 * r), (g1, p2, 3 * r)]
         layout = scatter(rng, spec, {CUE: cue, a_id: a, b_id: b},
                          _game_balls(game, rng, rng.randint(2, 4), (a_id, b_id)), corridors)
-        clip = _start(game, "two-ball-pot", seed, fps, rng, spec, layout)
+        told = story(game, "two-ball-pot", seed)
+        if game == "colors":  # a colour's two balls on one stroke: a point
+            layout = relabel(layout, [a_id, b_id], [a_id, companion(a_id)])
+            b_id = companion(a_id)
+        layout, (a_id, b_id) = legal_labels(game, layout, [a_id, b_id], told)
+        clip = _start(game, "two-ball-pot", seed, fps, rng, spec, layout, told)
+        call(clip, game, [a_id, b_id])
         speed = stroke_for(kind, dist(cue, g1), math.hypot(need_n, need_t))
         shot = clip.shot(CUE, heading(cue, g1), speed,
                          intent={"objects": [a_id, b_id], "pockets": [pair[0].id, pair[1].id]})
         ev = clip.events_since(shot)
-        potted = {e.objects[0] for e in kinds_of(ev, EventType.POT)}
-        require({a_id, b_id} <= potted and CUE not in potted, f"potted {sorted(potted)}")
+        order = [e.objects[0] for e in kinds_of(ev, EventType.POT)]
+        require({a_id, b_id} <= set(order) and CUE not in order, f"potted {sorted(order)}")
+        # Up and Down: the balls must drop in the order they were called
+        require(game != "up-and-down" or order == [a_id, b_id], f"the balls dropped in the order {order}")
         return _finish(game, clip)
 
     return attempts(f"{game}/two-ball-pot", seed, build)
