@@ -9,7 +9,11 @@ and the striker must cross the front baseline (``baseline_cross``).
 The break uses the rule book's set-up: the queen in the centre, six pieces touching her and
 twelve around them, colours alternating, with the queen, an inner white and an outer white in
 a line pointing at the first player. Other scenarios start from a game in progress, listed in
-``meta.setup`` (pieces on the board and already pocketed) so a referee test can start there.
+``meta.setup`` (pieces on the board and already pocketed, the match totals, and who covered the
+queen when she is already off the board); every clip opens with a ``setup`` input built from it and
+frame 0, so the referee starts where the clip starts. A game in progress always leaves the shooter
+a second white and the opponent a black (a board with either side cleared would be over), and the
+striker stands clear of the end circles, touching both baselines (Striking.1-3).
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from tableref.simulator.physics_clip import (
     sample,
 )
 from tableref.simulator.physics_params import physics_for
+from tableref.simulator.scenarios_inputs import carrom_setup
 from tableref.simulator.state import ObjectStatus, SimResult
 
 TABLE = "carrom"
@@ -70,9 +75,19 @@ def baseline_y(spec: TableSpec) -> float:
     return (b.front[0][1] + b.back[0][1]) / 2.0
 
 
+#: the striker stays this far clear of an end circle (a striker overlapping one "cuts the moon", Striking.3)
+MOON_CLEARANCE_MM = 1.5
+
+
 def baseline_x_range(spec: TableSpec) -> tuple[float, float]:
+    """Where the striker's centre may stand on the south baselines: between the end circles, clear of both.
+
+    The circles' centres sit at the lines' ends, midway between the front and the back line; a
+    striker whose edge reaches into a circle without covering it cuts the moon (a foul).
+    """
     b = next(b for b in spec.baselines if b.seat == SEAT)
-    return (b.front[0][0] + 15.0, b.front[1][0] - 15.0)
+    clear = b.circle_radius + spec.object_radius["striker"] + MOON_CLEARANCE_MM
+    return (b.front[0][0] + clear, b.front[1][0] - clear)
 
 
 def set_up(spec: TableSpec, rng: random.Random) -> dict[str, Point]:
@@ -110,13 +125,49 @@ def new_world(spec: TableSpec, rng: random.Random, layout: dict[str, Point], poc
     return w
 
 
+OPPONENT = "north"
+
+
+def on_board(layout: dict[str, Point], colour: str) -> int:
+    return sum(kind_of(p) == colour for p in layout)
+
+
+def require_game_on(layout: dict[str, Point], whites: int = 2) -> None:
+    """A board in progress that a strike cannot end by itself: the shooter keeps ``whites`` pieces, the opponent one.
+
+    A board with no black piece (or only the shooter's last white) would be over, or the strike
+    would pocket the last white before the queen is covered (a foul): neither is what the
+    scenario shows.
+    """
+    require(on_board(layout, "white") >= whites, "the shooter has too few pieces on the board")
+    require(on_board(layout, "black") >= 1, "the opponent has no piece on the board: the board would be over")
+
+
+def story(name: str, seed: int, layout: dict[str, Point]) -> dict[str, object]:
+    """The board's past, from a generator of its own (it never moves a piece): the match totals, and
+    who covered the queen when she is not on the board (a side with at least two own pieces pocketed:
+    one before the queen, Queen.1, and the cover)."""
+    if name == "break":
+        return {}
+    rng = random.Random(f"carroms/{name}/{seed}/story")
+    out: dict[str, object] = {"scores": {SEAT: rng.randint(0, 20), OPPONENT: rng.randint(0, 20)}}
+    if "queen" not in layout:
+        sides = [seat for seat, colour in ((SEAT, "white"), (OPPONENT, "black")) if on_board(layout, colour) <= 7]
+        if not sides:
+            raise IntentNotMet("the queen is down but no side has pocketed two pieces to cover her")
+        out["queen"] = {"covered_by": rng.choice(sides)}
+    return out
+
+
 def start(name: str, seed: int, fps: float, rng: random.Random, spec: TableSpec, layout: dict[str, Point],
           striker_at: Point) -> Clip:
     pocketed = [p for p in PIECES if p not in layout]
+    told = story(name, seed, layout)
     world = new_world(spec, rng, layout, pocketed)
     clip = Clip(game=GAME, scenario=name, seed=seed, fps=fps, spec=spec, world=world, rng=rng, player_side="high-y")
     clip.meta["setup"] = {"on_board": {k: [round(v[0], 1), round(v[1], 1)] for k, v in layout.items()},
-                          "pocketed": pocketed, "shooter": SEAT, "shooter_colour": "white"}
+                          "pocketed": pocketed, "shooter": SEAT, "shooter_colour": "white", **told}
+    clip.opening = carrom_setup
     clip.wait(rng.uniform(0.9, 1.5))  # a still table first: calibration and trackers settle
     clip.place("striker", striker_at)
     return clip
@@ -232,6 +283,7 @@ def carrom_pot(seed: int, fps: float = 30.0) -> SimResult:
         target = rng.choice(WHITES)
         others = rng.sample([p for p in PIECES if p != target], rng.randint(5, 10))
         layout, s, angle, speed, pocket = _pot_layout(rng, spec, target, others)
+        require_game_on(layout)
         clip = start("pot", seed, fps, rng, spec, layout, s)
         shot = clip.shot("striker", angle, speed, kind="hand", seat=SEAT, intent={"object": target, "pocket": pocket})
         ev = clip.events_since(shot)
@@ -281,12 +333,13 @@ def striker_pocketed(seed: int, fps: float = 30.0) -> SimResult:
             return s, g, obj, stroke_for(stk, dist(s, g), v_hit), pocket.id
 
         s, g, obj, speed, pocket = sample(draw)
-        target = rng.choice(BLACKS + WHITES)
+        target = rng.choice(WHITES)  # an own piece first: the due is the strike's only foul
         others = rng.sample([p for p in PIECES if p != target], rng.randint(4, 9))
         aim = spec.hole(pocket)
         lanes = [(s, g, rs + r + 6.0), (g, (aim.x, aim.y), rs + r + 6.0), (obj, add(obj, unit(sub(obj, g)), 500.0),
                                                                            2 * r + 6.0)]
         layout = scatter(rng, spec, {target: obj}, others, lanes)
+        require_game_on(layout)
         clip = start("striker-pocketed", seed, fps, rng, spec, layout, s)
         shot = clip.shot("striker", heading(s, g), speed, kind="hand", seat=SEAT,
                          intent={"object": target, "striker_pocket": pocket})
@@ -309,6 +362,7 @@ def _queen(name: str, covered: bool, seed: int, fps: float) -> SimResult:
         # the covering white needs a clean line of its own, clear of the queen's shot
         layout2, s2, angle2, speed2, pocket2 = _pot_layout(rng, spec, cover, [], taken=layout)
         full = {**layout, cover: layout2[cover]}
+        require_game_on(full)
         clip = start(name, seed, fps, rng, spec, full, s)
         clip.meta["setup"]["pocketed_by_shooter"] = already
         shot = clip.shot("striker", angle, speed, kind="hand", seat=SEAT, intent={"object": "queen", "pocket": pocket})
@@ -333,6 +387,9 @@ def _queen(name: str, covered: bool, seed: int, fps: float) -> SimResult:
                               rng.uniform(900.0, 1400.0), kind="hand", seat=SEAT, intent={"covers_queen": True})
             ev2 = clip.events_since(shot2)
             require(not kinds_of(ev2, EventType.POT) and clean(ev2), "the cover attempt potted something")
+            hit = next((e for e in ev2 if e.type is EventType.CONTACT and "striker" in e.objects), None)
+            require(hit is None or all(kind_of(o) in ("white", "striker") for o in hit.objects),
+                    "the cover attempt hit an opponent's piece first (a foul)")
             centre = spec.spots["centre"]
             r = spec.object_radius["queen"]
             spot = centre
@@ -379,9 +436,10 @@ def piece_off_board(seed: int, fps: float = 30.0) -> SimResult:
         s, g, obj, speed = sample(draw)
         if speed > ph.max_shot_speed:
             raise IntentNotMet("too hard")
-        target = rng.choice(WHITES + BLACKS)
+        target = rng.choice(WHITES)  # an own piece: hitting an opponent's first would be a foul (Fouls.2)
         others = rng.sample([p for p in PIECES if p != target], rng.randint(4, 8))
         layout = scatter(rng, spec, {target: obj}, others, [(s, g, rs + r + 8.0), (obj, obj, 120.0)])
+        require_game_on(layout)
         clip = start("piece-off-board", seed, fps, rng, spec, layout, s)
         shot = clip.shot("striker", heading(s, g), speed, kind="hand", seat=SEAT, intent={"object": target})
         ev = clip.events_since(shot)
