@@ -13,8 +13,8 @@ References are to the IC2024 rule book (``shared/rules/all-fours-ic2024.txt``):
 
 Where the book leaves room (may a player trump while holding the suit led?), the simulator
 plays the strict, uncontroversial line: it follows suit whenever it can, and only a player void
-in the suit led may trump or throw off. Every clip is therefore legal under any reading, and it
-never under-trumps (rule 24b) because it never trumps while able to follow.
+in the suit led may trump or throw off, and never under a trump already on the trick while it
+holds a card of another suit (rule 24b). Every clip is therefore legal under any reading.
 """
 
 from __future__ import annotations
@@ -126,14 +126,27 @@ def legal_cards(hand: Sequence[str], led_suit: str | None) -> list[str]:
     return follow if follow else list(hand)
 
 
+def allowed_cards(hand: Sequence[str], plays: Sequence[tuple[str, str]], trump: str) -> list[str]:
+    """:func:`legal_cards` less any under-trump: a trump lower than one already on a trick led in
+    another suit, while the hand still holds a card that is not trump (rule 24b; a hand of nothing
+    but trumps may, "except when flush")."""
+    led = suit_of(plays[0][1]) if plays else None
+    legal = legal_cards(hand, led)
+    if led is None or led == trump or all(suit_of(c) == trump for c in hand):
+        return legal
+    top = max((rank_value(c) for _, c in plays if suit_of(c) == trump), default=None)
+    if top is None:
+        return legal
+    return [c for c in legal if suit_of(c) != trump or rank_value(c) > top]
+
+
 def choose_card(rng: random.Random, hand: Sequence[str], plays: Sequence[tuple[str, str]], trump: str,
                 seat: str, partner: str) -> str:
     """A plausible card: win cheaply when it can and the partner is not already winning, else shed low.
 
-    Realism only; legality comes from :func:`legal_cards`, which every choice is drawn from.
+    Realism only; legality comes from :func:`allowed_cards`, which every choice is drawn from.
     """
-    led = suit_of(plays[0][1]) if plays else None
-    legal = legal_cards(hand, led)
+    legal = allowed_cards(hand, plays, trump)
 
     def cheapness(card: str) -> tuple[int, int]:
         return (1 if suit_of(card) == trump else 0, rank_value(card))

@@ -1,4 +1,4 @@
-"""All-Fours scenarios for the card table: the deal and the kick, a hand of four tricks, a lead out of turn.
+"""All-Fours scenarios for the card table: the deal and the kick, a whole hand of six tricks, a lead out of turn.
 
 Each scenario is ``fn(seed, fps) -> SimResult`` in :data:`CARD_SCENARIOS`, the registry that
 ``simulator/scenarios.py`` merges. A seed fixes everything: the shuffle, the dealer, the deck
@@ -30,7 +30,10 @@ trick's cards on the board when it lands, 1 for the lead), ``removed`` when the 
 trick (objects the four cards, data ``positions`` where they were lifted), ``card_retrieved`` when
 a card led out of turn is taken back (data ``card``, ``seat``). ``SimResult.meta`` carries the
 dealer, the deal, the hands, the kick and trump, and per trick the leader, the cards in order and
-the winner.
+the winner; ``meta["inputs"]`` the words a camera cannot see, as the tablet enters them: the
+``deal`` (naming the dealer) before the kick, then the lead player's ``stand``, or his ``beg`` and
+the dealer's ``give`` (a deal where the lead player holds no trump; one where the dealer holds
+none either is shuffled again, since running the pack is not shown).
 
 ``card_played`` carries no ``order``: DESIGN.md reserves that key for the stacking order of cards
 that land together (rule 23b), and the All-Fours referee reads any ``order`` other than 0 as the
@@ -70,6 +73,8 @@ Point = tuple[float, float]
 GAME = "all-fours"
 TABLE = "cards"
 MAX_SECONDS = 20.0
+#: How much of the usual wait between moves a whole hand's brisk trick play keeps.
+BRISK = 0.2
 #: Hands hold a card by its near end: the hand's centre is this far behind the card's centre.
 HAND_BEHIND_MM = 40.0
 
@@ -132,10 +137,14 @@ class _Script:
     with the same random draws, so the story stays the same and only the pace changes.
     """
 
-    def __init__(self, name: str, seed: int, fps: float, tempo: float) -> None:
+    def __init__(self, name: str, seed: int, fps: float, tempo: float, pauses: float = 1.0) -> None:
         self.rng = random.Random(f"all-fours:{name}:{seed}")
         self.timing = random.Random(f"all-fours-timing:{name}:{seed}")
         self.tempo = tempo
+        #: scales the waits between moves in trick play (below 1: players keep the play brisk,
+        #: each reaching in as the card before lands), so a whole hand fits a clip without
+        #: hurrying every hand movement
+        self.pauses = pauses
         self.tl = CardTimeline(fps)
         self.spec = load_table(TABLE)
         self.seats = seat_geometry(self.spec)
@@ -143,11 +152,16 @@ class _Script:
         (bx0, by0), (bx1, by1) = self.spec.board or ((0.0, 0.0), (self.spec.length_mm, self.spec.width_mm))
         self.board = (bx0, by0, bx1, by1)
         self.meta: dict[str, Any] = {}
+        self.inputs: list[dict[str, Any]] = []
         self.busy: dict[str, int] = {}  # frame each player's hand is free again (one hand over the table each)
 
     def ready(self, seat: str, start: int) -> int:
         """The frame a player can start a move: ``start``, or later while their hand is still out."""
         return max(start, self.busy.get(seat, 0))
+
+    def say(self, frame: int, kind: str, **data: Any) -> None:
+        """A human input at ``frame`` (a word or a knock at the table, entered on the tablet)."""
+        self.inputs.append({"t": round(frame / self.tl.fps, 4), "frame": frame, "input": kind, **data})
 
     # -- timing ----------------------------------------------------------------------------------
     def dur(self, mean: float, spread: float = 0.0) -> int:
@@ -367,21 +381,22 @@ class _Script:
         for n, (seat, label) in enumerate(trick.plays, start=1):
             f_rel, _ = self.play(seat, label, f, number, n)
             played.append(label)
-            f = f_rel + self.dur(0.22, 0.12)
-        f_lift, f_end = self.gather(trick.winner, played, f + self.dur(0.25, 0.08))
+            f = f_rel + self.dur(0.22 * self.pauses, 0.12 * self.pauses)
+        f_lift, f_end = self.gather(trick.winner, played, f + self.dur(0.25 * self.pauses, 0.08 * self.pauses))
         entry.update({
             "cards": [{"seat": seat, "card": label} for seat, label in trick.plays],
             "led_suit": suit_of(trick.plays[0][1]), "winner": trick.winner, "winning_card": trick.winning_card,
             "removed_frame": f_lift,
         })
         self.meta.setdefault("tricks", []).append(entry)
-        return f_lift + self.dur(0.2, 0.05)
+        return f_lift + self.dur(0.2 * self.pauses, 0.05 * self.pauses)
 
     # -- result ----------------------------------------------------------------------------------
     def result(self, name: str, seed: int, tail_s: float) -> SimResult:
         frames = self.tl.frames(tail_frames=self.tl.frames_for(tail_s))
+        meta = {**self.meta, "inputs": sorted(self.inputs, key=lambda i: int(i["frame"]))}
         return SimResult(game=GAME, table=TABLE, scenario=name, seed=seed, fps=self.tl.fps, frames=frames,
-                         events=self.tl.events(), meta=self.meta)
+                         events=self.tl.events(), meta=meta)
 
     def describe_deal(self, the_deal: Deal, seed: int) -> None:
         kick_rank = the_deal.kick[:-1]
@@ -397,14 +412,47 @@ class _Script:
             "trump": the_deal.trump,
             "kick_points": {"team": dealer_team, "points": KICK_POINTS.get(kick_rank, 0)},
             "pack": list(the_deal.pack),
-            "begged": False,  # the lead player stands (a human input, not on camera)
+            # the lead player's word after the kick (a human input, not on camera): he stands with a
+            # trump in his hand (22b), else begs and the dealer, who holds trump, gives one (22e)
+            "begged": not holds_trump(the_deal, next_seat(self.order, the_deal.dealer)),
         })
+        self.meta["gave"] = self.meta["begged"]
+
+    def answer_kick(self, the_deal: Deal, lead_frame: int, dealer_frame: int | None = None) -> int:
+        """The lead player stands or begs at ``lead_frame``; after a beg the dealer gives one.
+
+        Returns the frame of the last word. The dealer answers at ``dealer_frame`` (default: a
+        moment after the beg), once he has looked at his own cards.
+        """
+        lead = next_seat(self.order, the_deal.dealer)
+        if not self.meta["begged"]:
+            self.say(lead_frame, "stand", by=lead)
+            return lead_frame
+        self.say(lead_frame, "beg", by=lead)
+        give = dealer_frame if dealer_frame is not None else lead_frame + self.dur(0.6, 0.15)
+        self.say(give, "give", by=the_deal.dealer)
+        return give
+
+
+def holds_trump(the_deal: Deal, seat: str) -> bool:
+    return any(suit_of(c) == the_deal.trump for c in the_deal.hands[seat])
 
 
 def _setup(script: _Script, seed: int) -> Deal:
-    deck = shuffled_deck(script.rng)
-    dealer = script.rng.choice(script.order)
-    the_deal = deal(deck, dealer, script.order)
+    """Shuffle and deal until the hand has a story the rules allow without running the pack.
+
+    The lead player stands only with a trump in his hand (22b); without one he begs, and the
+    dealer gives one only with a trump of his own (22e). A deal where neither holds trump would
+    need the pack run (21d), which these clips do not show, so the pack is shuffled again.
+    """
+    for _ in range(100):
+        deck = shuffled_deck(script.rng)
+        dealer = script.rng.choice(script.order)
+        the_deal = deal(deck, dealer, script.order)
+        if holds_trump(the_deal, next_seat(script.order, dealer)) or holds_trump(the_deal, dealer):
+            break
+    else:
+        raise RuntimeError("no deal in 100 shuffles gave the lead player or the dealer a trump")
     script.describe_deal(the_deal, seed)
     return the_deal
 
@@ -414,26 +462,33 @@ def _kick_clip(seed: int, fps: float, tempo: float) -> _Script:
     the_deal = _setup(sc, seed)
     sc.lay_pack([c for _, cards in the_deal.packets for c in cards] + list(the_deal.pack), the_deal.dealer)
     f = sc.deal_packets(the_deal, sc.dur(0.6, 0.2))
+    sc.say(f, "deal", dealer=the_deal.dealer)  # the cut made and six each dealt: the tablet's "deal"
     f_kick = sc.kick(the_deal, f + sc.dur(0.5, 0.15))
     lead = next_seat(sc.order, the_deal.dealer)
     f = sc.pick_up(lead, the_deal.hands[lead], f_kick + sc.dur(0.6, 0.15))
-    f += sc.dur(1.0, 0.3)  # the lead player looks, then stands (a human input)
-    seat = next_seat(sc.order, lead)
-    for k in range(len(sc.order) - 1):
+    f += sc.dur(1.0, 0.3)  # the lead player looks, then stands or begs (a human input)
+    others = [sc.order[(sc.order.index(lead) + k) % len(sc.order)] for k in range(1, len(sc.order))]
+    if sc.meta["begged"]:  # the dealer takes up his cards first to answer the beg
+        others.remove(the_deal.dealer)
+        f_dealer = sc.pick_up(the_deal.dealer, the_deal.hands[the_deal.dealer], f + sc.dur(0.15, 0.05))
+        f = sc.answer_kick(the_deal, f, f_dealer + sc.dur(0.5, 0.1))
+    else:
+        sc.answer_kick(the_deal, f)
+    for k, seat in enumerate(others):
         sc.pick_up(seat, the_deal.hands[seat], f + sc.dur(0.25 * k + 0.1, 0.08))
-        seat = next_seat(sc.order, seat)
     return sc
 
 
-def _hand_clip(seed: int, fps: float, tempo: float, n_tricks: int = 4, wrong_lead: bool = False,
-               name: str = "hand") -> _Script:
-    sc = _Script(name, seed, fps, tempo)
+def _hand_clip(seed: int, fps: float, tempo: float, n_tricks: int = 6, wrong_lead: bool = False,
+               name: str = "hand", pauses: float = 1.0) -> _Script:
+    sc = _Script(name, seed, fps, tempo, pauses)
     the_deal = _setup(sc, seed)
     sc.lay_pack(the_deal.pack, the_deal.dealer)
     for seat in sc.order:
         sc.hold(seat, the_deal.hands[seat])
+    sc.say(0, "deal", dealer=the_deal.dealer)  # dealt before the clip starts: the tablet's "deal"
     f_kick = sc.kick(the_deal, sc.dur(0.4, 0.15))
-    f = f_kick + sc.dur(0.9, 0.2)  # the lead player stands (human input, not seen)
+    f = sc.answer_kick(the_deal, f_kick + sc.dur(0.5, 0.1)) + sc.dur(0.4, 0.1)  # stand or beg (and give), unseen
     leader = next_seat(sc.order, the_deal.dealer)
     tricks = play_tricks(sc.rng, the_deal.hands, leader, the_deal.trump, sc.order, n_tricks)
     for n, trick in enumerate(tricks, start=1):
@@ -472,8 +527,8 @@ def kick(seed: int, fps: float) -> SimResult:
 
 
 def hand(seed: int, fps: float) -> SimResult:
-    """The kick, then four tricks: each seat lays a card in turn from the leader, the winner gathers."""
-    return _finish(_fit(lambda tempo: _hand_clip(seed, fps, tempo), fps), "hand", seed)
+    """The kick, then the whole hand of six tricks: each seat lays a card in turn from the leader, the winner gathers."""
+    return _finish(_fit(lambda tempo: _hand_clip(seed, fps, tempo, pauses=BRISK), fps), "hand", seed)
 
 
 def lead_out_of_turn(seed: int, fps: float) -> SimResult:

@@ -183,7 +183,7 @@ def test_tricks_go_anticlockwise_from_the_leader_and_the_rule_picks_the_winner(n
         r = run(name, seed)
         meta = r.meta
         tricks = _tricks_from_events(r)
-        assert len(tricks) == len(meta["tricks"]) == (4 if name == "hand" else 2)
+        assert len(tricks) == len(meta["tricks"]) == (6 if name == "hand" else 2)
         held = {s: set(h) for s, h in meta["hands"].items()}
         leader = meta["lead_player"]
         for events, m in zip(tricks, meta["tricks"], strict=True):
@@ -228,7 +228,7 @@ def test_no_card_is_played_twice_unless_taken_back(name: str) -> None:
             elif e.type == EventType.REMOVED:
                 on_board -= set(e.objects)
         if name == "hand":
-            assert len(ever) == 16
+            assert len(ever) == 24  # the whole hand: six cards from each of four seats
 
 
 def test_a_lead_out_of_turn_is_taken_back_by_its_player() -> None:
