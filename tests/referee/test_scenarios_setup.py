@@ -2,10 +2,12 @@
 
 A clip starts part-way through a frame, rack or board (the simulator puts the balls where its
 scenario needs them), which is exactly the venue that switches tableref on mid-game. The test
-builds a ``setup`` from frame 0's objects on the table, applies it, then feeds the clip's true
-events; each ``RefereeError`` would be a question on the referee's tablet, and there must be none.
-For Up and Down the player calls the first ball the struck ball touches (when that is a legal call;
-a scenario whose shot is not a legal call is skipped, saying which).
+applies a ``setup`` of frame 0, then feeds the clip's true events; each ``RefereeError`` would be a
+question on the referee's tablet, and there must be none. A clip that carries its own inputs
+(``meta["inputs"]``: its opening setup, the Up and Down calls) is refereed with them, and its setup
+must list every object of frame 0; for a clip without them the test builds the setup from frame 0
+and, in Up and Down, calls the first ball the struck ball touches (skipping a shot that is not a
+legal call, saying which).
 
 The simulator is another engineer's moving target, so the scenario list is read when the tests
 run: a scenario that no longer exists is skipped, and a new one is checked as soon as it appears.
@@ -17,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tableref.events import EventType, HumanInput, LogItem, TableEvent
+from tableref.events import EventType, HumanInput, LogItem, TableEvent, from_json
 from tableref.referee import RefereeError, make_engine
 
 scenarios = pytest.importorskip("tableref.simulator.scenarios")
@@ -50,9 +52,19 @@ def simulate(game: str, name: str) -> Any:
     return scenarios.run_scenario(game, name, seed=1)
 
 
+def own_inputs(sim: Any) -> list[HumanInput]:
+    """The human inputs the clip carries (none for a simulator that does not record them)."""
+    items = [from_json(raw) for raw in sim.meta.get("inputs", ())]
+    return [i for i in items if isinstance(i, HumanInput)]
+
+
 def setup_from_first_frame(game: str, sim: Any, player: str) -> HumanInput:
     """The position of frame 0: every object the simulator has on the table, and who is to play."""
     on_table = {o.id: [o.x, o.y] for o in sim.frames[0].objects if o.status is sim_state.ObjectStatus.ON_TABLE}
+    own = [i for i in own_inputs(sim) if i.kind == "setup"]
+    if own:  # the clip's own setup: it must describe frame 0, the first thing in the clip
+        assert own[0].t == 0.0 and set(own[0].data["on_table"]) == set(on_table) - {"striker"}
+        return own[0]
     data: dict[str, Any] = {"on_table": on_table, "player": player}
     meta = dict(sim.meta.get("setup") or {})
     if game == "bar-billiards" and meta.get("endgame"):
@@ -104,10 +116,16 @@ def referee_clip(game: str, name: str) -> tuple[list[str], list[LogItem]]:
         return [f"the setup of frame 0 was refused: {exc}"], []
     questions: list[str] = []
     events = list(sim.events)
+    calls = [i for i in own_inputs(sim) if i.kind == "called_shot"]
     for i, event in enumerate(events):
         if game == "up-and-down" and event.type is EventType.SHOT_START and engine.state["core"]["phase"] == "play":
             target = first_touched(events, i)
-            if target is not None:
+            if calls:  # the clip's own call for this shot
+                try:
+                    engine.apply(calls.pop(0))
+                except RefereeError as exc:
+                    questions.append(f"the clip's call before {event.t:.2f}s: {exc}")
+            elif target is not None:
                 call = HumanInput(t=event.t, kind="called_shot", data={"cue": event.objects[0], "ball": target})
                 try:
                     engine.apply(call)
