@@ -6,7 +6,9 @@
 Names are ``<game>-<scenario>-s<seed>``. Every clip is simulated and rendered from its seed alone,
 so rebuilding gives the same bytes. The script refuses to leave a set that breaks the limits the
 project promises: at least five clips per ball table and two for cards, each at most 20 s at
-1280x720, 40 MB in all.
+1280x720, 40 MB in all. Each truth file's events and inputs must replay through the game's referee
+without a question, and the clip the service's demo plays first (the first bar-billiards clip with
+"pin" in its name) must hold a foul that changes the score and that an overrule gives back.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tableref.catalog import table_for_game
+from tableref.events import HumanInput, LogItem, from_json, merge_by_time
+from tableref.referee import RefereeError, UpdateKind, make_engine
 from tableref.simulator.clip import write_clip
 from tableref.simulator.scenarios import run_scenario
 
@@ -47,6 +52,7 @@ CLIPS: tuple[tuple[str, str, int], ...] = (
     ("carroms", "piece-off-board", 5),
     ("all-fours", "kick", 1),
     ("all-fours", "lead-out-of-turn", 2),
+    ("all-fours", "hand", 3),
 )
 
 
@@ -79,8 +85,16 @@ lens distortion, lamps (one to three, with shades), cloth colour and texture, ra
 sensor noise, exposure (motion blur), sometimes an MJPEG camera's extra compression, the
 player's skin tone and sleeves.
 
-| clip | table | s | frames | camera height, tilt | events |
-| --- | --- | --- | --- | --- | --- |
+Each truth file also holds `inputs`: what a person entered on the tablet while the clip was filmed
+(the log format of `tableref/events.py`). A ball-game clip opens with a `setup` at t = 0 (frame 0's
+objects, who is at the table, the scores, the game's state), so the referee starts where the clip
+starts; Up and Down calls each shot; All-Fours has the deal, then a stand, or a beg and a give.
+Merged by time with `events`, they replay through the referee with no question:
+`jq -c '(.events + .inputs) | sort_by(.t) | .[]' NAME.truth.json > log.jsonl` then
+`tableref replay --game GAME log.jsonl`.
+
+| clip | table | s | frames | camera height, tilt | events | inputs |
+| --- | --- | --- | --- | --- | --- | --- |
 """
 
 
@@ -96,9 +110,56 @@ def write_readme(out: Path) -> None:
         cam = truth["camera"]
         counts = Counter(e["type"] for e in truth["events"])
         events = ", ".join(f"{t} {n}" if n > 1 else t for t, n in counts.items())
+        said = Counter(i["input"] for i in truth.get("inputs", []))
+        inputs = ", ".join(f"{k} {n}" if n > 1 else k for k, n in said.items())
         rows.append(f"| `{name}` | {truth['table']} | {truth['frames'] / truth['fps']:.1f} | {truth['frames']} | "
-                    f"{cam['height_mm'] / 1000:.2f} m, {cam['tilt_deg']:.0f} deg | {events} |")
+                    f"{cam['height_mm'] / 1000:.2f} m, {cam['tilt_deg']:.0f} deg | {events} | {inputs} |")
     (out / "README.md").write_text(README_HEAD + "\n".join(rows) + "\n", encoding="utf-8")
+
+
+def truth_log(truth: dict[str, Any]) -> list[LogItem]:
+    """A truth file's events and inputs, merged by time: the match segment the clip shows."""
+    events = [from_json(e) for e in truth["events"]]
+    inputs = [from_json(i) for i in truth.get("inputs", [])]
+    return merge_by_time([e for e in events if not isinstance(e, HumanInput)], inputs)
+
+
+def referee_questions(truth: dict[str, Any]) -> list[str]:
+    """What the game's referee could not apply (each would be a question on the tablet)."""
+    engine = make_engine(truth["game"])
+    out = []
+    for item in truth_log(truth):
+        try:
+            engine.apply(item)
+        except RefereeError as exc:
+            what = item.kind if isinstance(item, HumanInput) else item.type.value
+            out.append(f"{what} at {item.t:.2f} s: {exc}")
+    return out
+
+
+def overruled_score_foul(truth: dict[str, Any]) -> bool:
+    """Whether the clip holds a foul that changes the score and that an overrule right after gives back."""
+    log = truth_log(truth)
+    engine = make_engine(truth["game"])
+    for n, item in enumerate(log):
+        before = engine.scores()
+        updates = engine.apply(item)
+        if not any(u.kind is UpdateKind.FOUL for u in updates) or engine.scores() == before:
+            continue
+        check = make_engine(truth["game"])
+        check.replay(log[: n + 1])
+        try:  # bar billiards' plain overrule; other games name what they cancel
+            check.apply(HumanInput(t=item.t, kind="overrule"))
+        except RefereeError:
+            return False
+        return check.scores() == before
+    return False
+
+
+def demo_clip(out: Path) -> Path | None:
+    """The clip the service's demo plays first: the first bar-billiards clip with "pin" in its name."""
+    return next((v for v in sorted(out.glob("*.mp4")) if v.name.startswith("bar-billiards") and "pin" in v.name),
+                None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
                           truth_name=f"{name}.truth.json")
         mb = (info.video.stat().st_size + info.truth.stat().st_size) / 1e6
         print(f"{name:45} {info.frames:4d} frames {seconds:5.1f} s {mb:6.2f} MB  ({time.perf_counter() - t0:.1f} s)")
+        questions = referee_questions(json.loads(info.truth.read_text(encoding="utf-8")))
+        problems.extend(f"{name}: the referee asked about {q}" for q in questions)
 
     # the limits hold for the whole folder, not just what was rebuilt now
     videos = sorted(out.glob("*.mp4"))
@@ -137,6 +200,11 @@ def main(argv: list[str] | None = None) -> int:
         if owner is not None:
             table = table_for_game(owner)
             per_table[table] = per_table.get(table, 0) + 1
+    demo = demo_clip(out)
+    if demo is not None and not overruled_score_foul(
+            json.loads(demo.with_suffix(".truth.json").read_text(encoding="utf-8"))):
+        problems.append(f"{demo.name}, the demo's first clip, has no foul that changes the score and that an "
+                        "overrule gives back")
     if not args.only:
         write_readme(out)
         for table, need in MIN_PER_TABLE.items():
