@@ -52,7 +52,6 @@ CLIPS: tuple[tuple[str, str, int], ...] = (
     ("carroms", "piece-off-board", 5),
     ("all-fours", "kick", 1),
     ("all-fours", "lead-out-of-turn", 2),
-    ("all-fours", "hand", 3),
 )
 
 
