@@ -29,7 +29,6 @@ PIPELINES = ("vision", "truth")
 class FrameOutput:
     events: tuple[TableEvent, ...] = ()
     positions: dict[str, Any] = field(default_factory=dict)
-    inputs: tuple[HumanInput, ...] = ()
 
 
 class FrameOutputLike(Protocol):
@@ -76,13 +75,7 @@ class TruthReplay:
             assert isinstance(event, TableEvent)
             frame = event.frame if event.frame is not None else round(event.t * self.fps)
             self._events.setdefault(frame, []).append(event)
-        # The human inputs of the recorded match (a toss, a call), replayed as the tablet would.
-        self._inputs: dict[int, list[HumanInput]] = {}
-        for raw in truth.get("inputs", []):
-            item = from_json(raw)
-            if isinstance(item, HumanInput):
-                frame = item.frame if item.frame is not None else int(item.t * self.fps)
-                self._inputs.setdefault(frame, []).append(item)
+
 
     def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput:
         positions: dict[str, Any] = {}
@@ -90,10 +83,28 @@ class TruthReplay:
             for obj in self._states[index]:
                 if obj.get("status", "on_table") in ("on_table", "fallen"):
                     positions[obj["id"]] = {k: obj[k] for k in ("x", "y", "kind", "status", "label") if k in obj}
-        return FrameOutput(tuple(self._events.get(index, ())), positions, tuple(self._inputs.get(index, ())))
+        return FrameOutput(tuple(self._events.get(index, ())), positions)
 
     def reset(self) -> None:
         """Nothing to reset: the truth is indexed by frame."""
+
+
+def recorded_inputs(video: Path) -> list[HumanInput]:
+    """The human inputs recorded with a clip (a setup, a toss, the calls), replayed as the tablet
+    would have entered them: ``NAME.inputs.jsonl`` beside the video, else the truth file's list."""
+    from tableref.events import read_log
+
+    jsonl = video.with_suffix(".inputs.jsonl")
+    if jsonl.is_file():
+        return [i for i in read_log(jsonl.read_text("utf-8").splitlines()) if isinstance(i, HumanInput)]
+    truth = truth_path_for(video)
+    if truth is None:
+        return []
+    try:
+        raw = json.loads(truth.read_text("utf-8")).get("inputs", [])
+    except (OSError, json.JSONDecodeError):
+        return []
+    return [i for i in (from_json(r) for r in raw) if isinstance(i, HumanInput)]
 
 
 def make_pipeline(kind: str, table_kind: str, source: Path | None,

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.api.pipeline import FramePipeline, make_pipeline
+from tableref.api.pipeline import FramePipeline, make_pipeline, recorded_inputs
 from tableref.api.session import TableSession
 from tableref.api.sources import Frame, SourceSpec, file_frames, live_frames
 from tableref.errors import UserError
@@ -98,6 +98,7 @@ class TableRunner:
 
     async def _play(self, pipeline: FramePipeline) -> None:
         frames = self._frames()
+        pending = sorted(recorded_inputs(Path(self.spec.target)), key=lambda i: i.t) if self.spec.kind == "file" else []
         start = time.monotonic()
         last_jpeg_t = -1.0
         done = object()
@@ -117,8 +118,8 @@ class TableRunner:
             self.frames_seen += 1
             image = frame.image
             still = functools.partial(encode_jpeg, image)
-            for recorded in getattr(out, "inputs", ()):
-                self.session.ingest(recorded)
+            while pending and pending[0].t <= frame.t:
+                self.session.ingest(pending.pop(0))
             for event in out.events:
                 for m in self.session.ingest(event, still=still):
                     self.due[m.seq] = due
