@@ -259,8 +259,17 @@ function draw() {
 
 // -- wiring --------------------------------------------------------------------------------------
 $("foul-confirm").onclick = hideFoul;
-$("foul-overrule").onclick = () => { send({ input: "overrule" }); hideFoul(); };
-$("overrule").onclick = () => send({ input: "overrule" });
+// Each engine's overrule names the call its own way (docs/referee/<game>.md).
+function overruleBody(foul) {
+  const game = state.snapshot ? state.snapshot.game : null;
+  const code = foul && foul.code;
+  if (game === "up-and-down" || game === "colors") return { input: "overrule", foul: false };
+  if (game === "carroms") return code ? { input: "overrule", foul: code } : { input: "overrule" };
+  if (game === "bar-billiards") return code ? { input: "overrule", code } : { input: "overrule" };
+  return { input: "overrule" };
+}
+$("foul-overrule").onclick = () => { send(overruleBody(state.lastFoul)); hideFoul(); };
+$("overrule").onclick = () => send(overruleBody(state.lastFoul));
 $("undo").onclick = () => send({ input: "undo" });
 $("question-ok").onclick = () => { $("question").hidden = true; };
 $("input-send").onclick = () => {
