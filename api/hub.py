@@ -16,6 +16,8 @@ venue runs many tables on several processes.
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +36,11 @@ class Message:
     @property
     def droppable(self) -> bool:
         return self.type in DROPPABLE
+
+    @functools.cached_property
+    def text(self) -> str:
+        """The JSON text, serialised once however many clients receive it."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
     def to_json(self) -> dict[str, Any]:
         return wire(self.channel, self.seq, self.type, self.payload)

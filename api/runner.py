@@ -42,13 +42,15 @@ class TableRunner:
 
     def __init__(self, session: TableSession, spec: SourceSpec, pipeline_kind: str,
                  calibration: dict[str, Any] | None = None, speed: float = 1.0,
-                 frame_interval: float = 0.2) -> None:
+                 frame_interval: float = 0.2, positions_interval: float = 0.1) -> None:
         self.session = session
         self.spec = spec
         self.pipeline_kind = pipeline_kind
         self.calibration = calibration
         self.speed = speed
         self.frame_interval = frame_interval
+        # Positions go to tablets at 10 Hz: enough to draw the table, a third of the traffic.
+        self.positions_interval = positions_interval
         self.latest_jpeg: bytes | None = None
         self.frames_seen = 0
         self._stop = False
@@ -101,6 +103,7 @@ class TableRunner:
         pending = sorted(recorded_inputs(Path(self.spec.target)), key=lambda i: i.t) if self.spec.kind == "file" else []
         start = time.monotonic()
         last_jpeg_t = -1.0
+        last_positions_t = -1.0
         done = object()
         while not self._stop:
             frame = await asyncio.to_thread(next, frames, done)
@@ -125,7 +128,8 @@ class TableRunner:
                     self.due[m.seq] = due
             while len(self.due) > 10_000:
                 self.due.pop(next(iter(self.due)))
-            if out.positions:
+            if out.positions and frame.t - last_positions_t >= self.positions_interval:
+                last_positions_t = frame.t
                 self.session.publish_positions(frame.t, frame.index, out.positions)
             if frame.t - last_jpeg_t >= self.frame_interval:
                 last_jpeg_t = frame.t

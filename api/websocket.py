@@ -110,7 +110,7 @@ async def _pump(websocket: WebSocket, sub: Subscriber, store: Store, table_id: s
             if msg.seq <= last:
                 continue  # already in the snapshot or the catch-up
             last = msg.seq
-        await websocket.send_json(msg.to_json())
+        await websocket.send_text(msg.text)
 
 
 async def _read_inputs(websocket: WebSocket, session: TableSession, settings: Settings, can_write: bool) -> None:

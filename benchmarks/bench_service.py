@@ -53,7 +53,7 @@ async def _client(url: str, stop_at: float, got: list[tuple[int, float]], first_
             except TimeoutError:
                 break
             msg = json.loads(raw)
-            if msg.get("type") in ("event", "update", "question", "notice"):
+            if msg.get("type") in ("event", "update", "question", "notice", "input"):
                 got.append((msg["seq"], time.monotonic()))
 
 
