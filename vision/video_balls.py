@@ -1,0 +1,357 @@
+"""Round objects of the expected size in a foreground mask: balls, carrom men, the striker.
+
+The calibration says how large a ball looks at every place (``TableView.radius_map``), so each
+connected piece of foreground is read against that size:
+
+* **one object**: a piece about one disc in area whose distance-transform peak is about the
+  expected radius. Its centre is the centroid of its core (where the distance transform is high),
+  which its own shadow or a neighbour's halo cannot pull. A moving ball smeared by the shutter is
+  a capsule as wide as a ball; its centre is the capsule's middle (the ball's mid-exposure place).
+* **several objects or something else**: a rack, balls touching, a hand with a ball, an arm, a
+  cue. At the work resolution the gaps between touching balls vanish, so these pieces are read at
+  the camera's full resolution with a circle Hough transform of the expected radius: every colour
+  edge votes for the centre one radius away along its gradient. Each ball of a rack collects the
+  votes of its own outline; a forearm's straight edges spread theirs along lines.
+* **nothing**: pieces much thinner than a ball (cue shaft, lines, pins) or smaller than half a
+  ball.
+
+Every candidate from the second kind must then *explain its surroundings*: the ring just outside
+a ball is background or another ball. Foreground there that no candidate explains means the
+circle is a fingertip, a knuckle or a stretch of cue, not a ball.
+
+All sizes are in work pixels relative to the expected radius ``r``, so one set of thresholds
+serves every table, camera height and tilt.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+F32 = NDArray[np.float32]
+U8 = NDArray[np.uint8]
+I32 = NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class CircleParams:
+    """Thresholds of the object finder, each relative to the expected radius ``r``.
+
+    * ``min_area``: pieces smaller than this many disc areas are ignored (noise, pins, slivers).
+    * ``min_width``/``max_width``: the distance-transform peak of a one-object piece must lie in
+      ``[min_width r, max_width r]``. Lower keeps balls half hidden under a hand, and also a cue's
+      butt; higher keeps knuckles and fists.
+    * ``single_area``: a piece up to this many disc areas (round, right width) is one object.
+    * ``max_blur``: a capsule up to this many radii long is one ball smeared by the shutter.
+    * ``min_cover``: fraction of a candidate disc (radius ``0.85 r``) that must be foreground.
+    * ``ring_in``/``ring_out``/``max_unexplained``: fraction of the ring around a candidate in a
+      crowded piece that may be foreground no other candidate explains. Lower rejects more arm and
+      cue pieces, and also balls a cue tip or a hand touches.
+    * ``min_votes``: Hough votes (per pixel of radius) a circle needs in a crowded piece.
+    * ``edge_min``: colour gradient (Sobel, 0-255 channels) an edge pixel needs to vote.
+    * ``sizes``: the objects' radii relative to ``r`` (a carrom striker is about 1.33 men).
+    """
+
+    min_area: float = 0.45
+    min_width: float = 0.68
+    max_width: float = 1.4
+    single_area: float = 1.6
+    max_blur: float = 7.0
+    min_cover: float = 0.8
+    ring_in: float = 1.3
+    ring_out: float = 1.7
+    max_unexplained: float = 0.3
+    min_votes: float = 1.2
+    edge_min: float = 60.0
+    sizes: tuple[float, ...] = (1.0,)
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A found object in work pixels: centre, expected radius there, and the evidence for it.
+
+    ``kind``: ``single`` (an isolated disc), ``blur`` (a moving ball's capsule) or ``crowd`` (from
+    the Hough transform of a crowded piece).
+    """
+
+    x: float
+    y: float
+    r: float
+    width: float  # distance-transform peak / r (single, blur) or 1 (crowd)
+    cover: float
+    unexplained: float
+    kind: str
+    size: float = 1.0  # measured radius / r (a carrom striker about 1.33)
+
+    @property
+    def score(self) -> float:
+        fit = max(0.0, 1.0 - abs(self.width - 1.0))
+        return float(max(0.0, min(1.0, 0.4 * self.cover + 0.3 * fit + 0.3 * (1.0 - self.unexplained))))
+
+
+def clean_mask(mask: U8, max_hole: float = 60.0) -> U8:
+    """Close pinholes, fill enclosed holes and remove speckle.
+
+    A ball's printed number, a carrom man's turned grooves or a ball of nearly the cloth's colour
+    (only its shaded rim differs) leave holes in an object's mask; anything the foreground encloses,
+    up to ``max_hole`` pixels (about a ball's area), is taken as part of the object.
+    """
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    m = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k)
+    h, w = m.shape
+    pad = np.zeros((h + 2, w + 2), np.uint8)
+    pad[1:-1, 1:-1] = m
+    flood = pad.copy()
+    cv2.floodFill(flood, None, (0, 0), 255)
+    holes = cv2.bitwise_not(flood)[1:-1, 1:-1]
+    if holes.any():
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+        small = np.zeros(n, np.uint8)
+        small[1:] = (stats[1:, cv2.CC_STAT_AREA] <= max_hole) * 255
+        m = cv2.bitwise_or(m, small[lab])
+    return np.asarray(cv2.morphologyEx(m, cv2.MORPH_OPEN, k), dtype=np.uint8)
+
+
+_OFFSETS: dict[tuple[int, int], tuple[I32, I32]] = {}
+
+
+def _annulus(r0: float, r1: float) -> tuple[I32, I32]:
+    """Pixel offsets (dy, dx) with ``r0 <= distance <= r1`` (cached by tenths of a pixel)."""
+    key = (int(round(r0 * 10)), int(round(r1 * 10)))
+    got = _OFFSETS.get(key)
+    if got is None:
+        n = int(math.ceil(r1))
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        d2 = xx * xx + yy * yy
+        keep = (d2 >= r0 * r0) & (d2 <= r1 * r1)
+        got = (yy[keep].astype(np.int32), xx[keep].astype(np.int32))
+        _OFFSETS[key] = got
+    return got
+
+
+def _sample(mask: U8, cy: float, cx: float, offs: tuple[I32, I32]) -> NDArray[np.bool_]:
+    h, w = mask.shape
+    ys = np.clip(offs[0] + int(round(cy)), 0, h - 1)
+    xs = np.clip(offs[1] + int(round(cx)), 0, w - 1)
+    return np.asarray(mask[ys, xs] > 0)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One connected piece of foreground: its label, box (x0, y0, x1, y1, work px) and area."""
+
+    label: int
+    box: tuple[int, int, int, int]
+    area: int
+    cx: float
+    cy: float
+
+
+def pieces(mask: U8) -> tuple[I32, list[Piece]]:
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        out.append(Piece(i, (x, y, x + w, y + h), a, float(cents[i][0]), float(cents[i][1])))
+    return np.asarray(labels, dtype=np.int32), out
+
+
+class ObjectFinder:
+    """Finds round objects of the expected size; see the module docstring."""
+
+    def __init__(self, radius_map: F32, centre_mask: U8, scale: float, box: tuple[int, int, int, int],
+                 params: CircleParams | None = None) -> None:
+        self.radius_map = radius_map
+        self.centre_mask = centre_mask
+        self.scale = scale
+        self.box = box
+        self.p = params or CircleParams()
+
+    def find(self, mask: U8, image: U8) -> list[Circle]:
+        """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame."""
+        p = self.p
+        labels, found = pieces(mask)
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        singles: list[Circle] = []
+        crowd: list[tuple[float, float, float]] = []
+        for pc in found:
+            r = float(self.radius_map[min(int(pc.cy), mask.shape[0] - 1), min(int(pc.cx), mask.shape[1] - 1)])
+            disc = math.pi * r * r
+            if pc.area < p.min_area * disc:
+                continue
+            x0, y0, x1, y1 = pc.box
+            own = labels[y0:y1, x0:x1] == pc.label
+            d = np.where(own, dist[y0:y1, x0:x1], 0.0)
+            peak = float(d.max())
+            if peak < p.min_width * r:
+                continue
+            big = max(p.sizes)
+            if pc.area <= p.single_area * disc * big * big and peak <= p.max_width * r * big:
+                c = self._single(d, own, x0, y0, peak, r)
+                if c is not None:
+                    singles.append(c)
+                continue
+            blur = self._blurred(own, x0, y0, pc, peak, r)
+            if blur is not None:
+                singles.append(blur)
+                continue
+            crowd.extend(self._hough(image, own, x0, y0, r))
+        return singles + self._validate(crowd, mask, singles)
+
+    # -- one object ----------------------------------------------------------------------------
+    def _single(self, d: F32, own: NDArray[np.bool_], x0: int, y0: int, peak: float, r: float) -> Circle | None:
+        core = np.where(d >= 0.5 * peak, d - 0.5 * peak, 0.0)
+        s = float(core.sum())
+        yy, xx = np.nonzero(core)
+        w = core[yy, xx]
+        cx = float((w * xx).sum() / s) + x0
+        cy = float((w * yy).sum() / s) + y0
+        if not self._may_centre(cx, cy):
+            return None
+        size = math.sqrt(float(own.sum()) / math.pi) / r
+        width = peak / r / min(self.p.sizes, key=lambda q: abs(q - size))
+        return Circle(cx, cy, r, width, 1.0, 0.0, "single", size)
+
+    def _blurred(self, own: NDArray[np.bool_], x0: int, y0: int, pc: Piece, peak: float, r: float) -> Circle | None:
+        """A capsule as wide as a ball and at most ``max_blur`` radii long: one moving ball."""
+        p = self.p
+        big = max(p.sizes)
+        if peak > p.max_width * r * big:
+            return None
+        m = cv2.moments(own.astype(np.uint8), binaryImage=True)
+        if m["m00"] <= 0:
+            return None
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        common = math.sqrt(max(0.0, ((mu20 - mu02) / 2) ** 2 + mu11 ** 2))
+        lam1, lam2 = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+        # a capsule of radius r and straight length s: minor variance r^2/4 (disc-ish), major grows with s
+        minor = 2.0 * math.sqrt(max(lam2, 0.0))
+        major = 2.0 * math.sqrt(max(lam1, 0.0))
+        if not (0.7 * r <= minor <= 1.3 * r * big):
+            return None
+        size = min(p.sizes, key=lambda q: abs(q * r - minor))
+        rs = size * r
+        length = math.sqrt(max(0.0, 12.0 * (lam1 - lam2)))  # straight part of the capsule
+        if length > p.max_blur * r or major > (p.max_blur + 1.0) * r:
+            return None
+        expected = math.pi * rs * rs + 2 * rs * length
+        if not (0.75 * expected <= pc.area <= 1.3 * expected):
+            return None
+        cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
+        if not self._may_centre(cx, cy):
+            return None
+        return Circle(cx, cy, r, peak / rs, 1.0, 0.0, "blur", size)
+
+    def _may_centre(self, x: float, y: float) -> bool:
+        h, w = self.centre_mask.shape
+        xi, yi = int(round(x)), int(round(y))
+        return 0 <= xi < w and 0 <= yi < h and bool(self.centre_mask[yi, xi])
+
+    # -- crowded pieces --------------------------------------------------------------------------
+    def _hough(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float) -> list[tuple[float, float, float]]:
+        """Circle centres (work px) in the piece, from a fixed-radius Hough transform at full res."""
+        p = self.p
+        s = self.scale
+        bx, by = self.box[0], self.box[1]
+        h_img, w_img = image.shape[:2]
+        rf = r / s
+        pad = int(math.ceil(0.5 * rf)) + 2
+        fx0 = max(0, int(math.floor(x0 / s)) + bx - pad)
+        fy0 = max(0, int(math.floor(y0 / s)) + by - pad)
+        fx1 = min(w_img, int(math.ceil((x0 + own.shape[1]) / s)) + bx + pad)
+        fy1 = min(h_img, int(math.ceil((y0 + own.shape[0]) / s)) + by + pad)
+        roi = image[fy0:fy1, fx0:fx1]
+        if roi.size == 0:
+            return []
+        hh, ww = roi.shape[:2]
+        # where edges may vote: the piece, grown by a few pixels, at full resolution
+        m = cv2.resize(own.astype(np.uint8), (int(round(own.shape[1] / s)), int(round(own.shape[0] / s))),
+                       interpolation=cv2.INTER_NEAREST)
+        allow = np.zeros((hh, ww), np.uint8)
+        ox, oy = int(round(x0 / s)) + bx - fx0, int(round(y0 / s)) + by - fy0
+        ys0, xs0 = max(0, oy), max(0, ox)
+        ys1, xs1 = min(hh, oy + m.shape[0]), min(ww, ox + m.shape[1])
+        if ys1 <= ys0 or xs1 <= xs0:
+            return []
+        allow[ys0:ys1, xs0:xs1] = m[ys0 - oy:ys1 - oy, xs0 - ox:xs1 - ox]
+        allow = np.asarray(cv2.dilate(allow, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))), dtype=np.uint8)
+        f = roi.astype(np.float32)
+        gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+        mag2 = gx * gx + gy * gy
+        best = np.argmax(mag2, axis=2)[..., None]
+        gxs = np.take_along_axis(gx, best, axis=2)[..., 0]
+        gys = np.take_along_axis(gy, best, axis=2)[..., 0]
+        mag = np.sqrt(np.take_along_axis(mag2, best, axis=2)[..., 0])
+        ys, xs = np.nonzero((mag > p.edge_min) & (allow > 0))
+        if len(xs) == 0:
+            return []
+        ux = gxs[ys, xs] / mag[ys, xs]
+        uy = gys[ys, xs] / mag[ys, xs]
+        acc = np.zeros(hh * ww, np.float32)
+        for rr in (0.92 * rf, rf, 1.08 * rf):
+            for sgn in (1.0, -1.0):
+                cx = np.rint(xs + sgn * rr * ux).astype(np.int32)
+                cy = np.rint(ys + sgn * rr * uy).astype(np.int32)
+                ok = (cx >= 0) & (cx < ww) & (cy >= 0) & (cy < hh)
+                acc += np.bincount(cy[ok] * ww + cx[ok], minlength=hh * ww).astype(np.float32)
+        grid = cv2.GaussianBlur(acc.reshape(hh, ww), (0, 0), 1.0)
+        k = max(3, int(2 * round(0.9 * rf) + 1))
+        dil = cv2.dilate(grid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        py, px = np.nonzero((grid >= dil) & (grid >= p.min_votes * rf))
+        if len(px) == 0:
+            return []
+        vals = grid[py, px]
+        out: list[tuple[float, float, float]] = []
+        for i in np.argsort(-vals):
+            # sub-pixel: vote-weighted centroid of the 3x3 around the peak
+            y, x = int(py[i]), int(px[i])
+            ya, yb, xa, xb = max(0, y - 1), min(hh, y + 2), max(0, x - 1), min(ww, x + 2)
+            wgt = grid[ya:yb, xa:xb]
+            yy, xx = np.mgrid[ya:yb, xa:xb]
+            sx = float((wgt * xx).sum() / wgt.sum())
+            sy = float((wgt * yy).sum() / wgt.sum())
+            wx = (sx + fx0 - bx + 0.5) * s - 0.5
+            wy = (sy + fy0 - by + 0.5) * s - 0.5
+            out.append((wx, wy, float(vals[i]) / rf))
+        return out
+
+    def _validate(self, crowd: list[tuple[float, float, float]], mask: U8, singles: list[Circle]) -> list[Circle]:
+        """Keep crowd candidates that are covered, spaced like balls and explain their ring."""
+        p = self.p
+        h, w = mask.shape
+        kept: list[tuple[float, float, float, float]] = []  # x, y, r, votes
+        for x, y, votes in sorted(crowd, key=lambda c: -c[2]):
+            if not self._may_centre(x, y):
+                continue
+            r = float(self.radius_map[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))])
+            if any((x - kx) ** 2 + (y - ky) ** 2 < (0.85 * (r + kr)) ** 2 for kx, ky, kr, _ in kept):
+                continue
+            if any((x - c.x) ** 2 + (y - c.y) ** 2 < (0.85 * (r + c.r)) ** 2 for c in singles):
+                continue
+            cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+            if cover < p.min_cover:
+                continue
+            kept.append((x, y, r, votes))
+        if not kept:
+            return []
+        centres = np.array([[k[0], k[1]] for k in kept] + [[c.x, c.y] for c in singles], dtype=np.float32)
+        reach = (1.1 * np.array([k[2] for k in kept] + [c.r for c in singles], dtype=np.float32)) ** 2
+        out = []
+        for i, (x, y, r, _votes) in enumerate(kept):
+            ring = _annulus(p.ring_in * r, p.ring_out * r)
+            fg = _sample(mask, y, x, ring)
+            pts = np.column_stack([ring[1] + round(x), ring[0] + round(y)]).astype(np.float32)
+            d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+            d2[:, i] = np.inf
+            others = (d2 <= reach[None, :]).any(axis=1)
+            unexplained = float((fg & ~others).mean())
+            if unexplained > p.max_unexplained:
+                continue
+            cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+            out.append(Circle(x, y, r, 1.0, cover, unexplained, "crowd"))
+        return out

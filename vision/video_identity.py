@@ -1,0 +1,199 @@
+"""Which object each found disc is: pool numbers, bar-billiards white or red, carrom pieces.
+
+Colour is read at the camera's full resolution inside the disc (to 0.9 of its radius, so that a
+stripe's band lying along the rim still shows), pixel by pixel, against the brightness of the
+bare cloth under the ball (from the background model). Four fractions describe a ball:
+
+* *white*: bright and unsaturated (the cue ball, a stripe's white, a solid's number disc);
+* *dark*: much darker than the cloth around (the 8, a black carrom man);
+* *saturated*: the rest with a clear hue; their circular-mean hue and brightness;
+* the disc's mean brightness relative to the cloth (a black ball is dark whatever its highlight).
+
+Numbers are then assigned once each, most confident first (:func:`assign_unique`), because a
+set has one of every ball: of two red-looking solids the darker is the 7. A ball whose view is
+ambiguous in one frame (a stripe showing only its white) keeps a lower score; the detector's own
+memory and the tracker's label votes carry its identity across frames.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+U8 = NDArray[np.uint8]
+F64 = NDArray[np.float64]
+
+#: Standard pool-ball colours as OpenCV hues (0-180) for numbers 1-7 (stripes 9-15 the same).
+POOL_HUE: dict[int, float] = {1: 23.0, 2: 113.0, 3: 179.0, 4: 138.0, 5: 11.5, 6: 72.0, 7: 3.0}
+#: Numbers whose colours are dark (maroon): told from their bright twin by brightness.
+DARK_COLOURS = {7}
+
+
+@dataclass(frozen=True)
+class BallColour:
+    """Colour evidence of one disc (fractions of its pixels; hue -1 when nothing is saturated)."""
+
+    white: float
+    dark: float
+    sat: float
+    hue: float
+    hue_spread: float
+    sat_value: float  # mean V of the saturated pixels relative to the cloth's V
+    brightness: float  # mean V of the disc relative to the cloth's V
+    white_value: float  # mean V of the white pixels relative to the cloth's V (0 when none)
+    white_spread: float  # second moment of the white pixels about their centroid / r^2
+
+
+_DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
+
+
+def _disc(radius: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    key = int(round(radius * 4))
+    got = _DISCS.get(key)
+    if got is None:
+        rr = key / 4.0
+        n = int(math.ceil(rr))
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        keep = xx * xx + yy * yy <= rr * rr
+        got = (yy[keep].astype(np.intp), xx[keep].astype(np.intp))
+        _DISCS[key] = got
+    return got
+
+
+def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth_v: Sequence[float],
+                 inner: float = 0.9) -> list[BallColour]:
+    """Colour evidence for discs ``(x, y, radius)`` in full-resolution pixels of ``image``.
+
+    ``cloth_v``: the bare cloth's HSV value (0-255) under each disc, the brightness reference.
+    """
+    out: list[BallColour] = []
+    h, w = image.shape[:2]
+    for (x, y, r), cv in zip(centres, cloth_v, strict=True):
+        dy, dx = _disc(max(1.5, inner * r))
+        ys = np.clip(dy + int(round(y)), 0, h - 1)
+        xs = np.clip(dx + int(round(x)), 0, w - 1)
+        px = image[ys, xs].reshape(-1, 1, 3)
+        hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+        hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+        ref = max(20.0, float(cv))
+        white = (ss < 75) & (vv > 1.05 * ref)
+        dark = vv < 0.55 * ref
+        sat = (ss >= 90) & ~dark & ~white
+        n = float(len(vv))
+        nw = int(white.sum())
+        if nw >= 3:
+            wy, wx = dy[white].astype(np.float64), dx[white].astype(np.float64)
+            spread_w = float(wx.var() + wy.var()) / max(1.0, r * r)
+            wv = float(vv[white].mean()) / ref
+        else:
+            spread_w, wv = 0.0, 0.0
+        if sat.sum() >= 3:
+            ang = hh[sat] * (math.pi / 90.0)
+            c, s = float(np.cos(ang).mean()), float(np.sin(ang).mean())
+            hue = (math.degrees(math.atan2(s, c)) % 360.0) / 2.0
+            spread = 1.0 - math.hypot(c, s)
+            sv = float(vv[sat].mean()) / ref
+        else:
+            hue, spread, sv = -1.0, 1.0, 0.0
+        out.append(BallColour(float(white.sum()) / n, float(dark.sum()) / n, float(sat.sum()) / n, hue, spread, sv,
+                              float(vv.mean()) / ref, wv, spread_w))
+    return out
+
+
+def hue_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
+
+
+def white_reference(colours: Sequence[BallColour]) -> float:
+    """The brightness of white ball surface in this frame (relative to the cloth): the median over
+    discs that show enough white (cue ball, stripes, number discs); 0 when none does."""
+    vals = [c.white_value for c in colours if c.white >= 0.15 and c.white_value > 0]
+    return float(np.median(vals)) if vals else 0.0
+
+
+def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
+    """Confidence in [0, 1] for each number 0..15 from one view of a ball.
+
+    ``white_ref``: :func:`white_reference` of the frame; with it the maroon 7 is told from the
+    red 3 by how bright its colour is next to white (about 0.5 against 0.85).
+    """
+    s = np.zeros(16, dtype=np.float64)
+    colourless = max(0.0, 1.0 - c.sat / 0.12)
+    s[0] = float(np.clip((c.white - 0.55) / 0.3, 0.0, 1.0)) * colourless
+    s[8] = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * max(0.0, 1.0 - c.sat / 0.35)
+    if c.hue >= 0:
+        # a stripe's white lies in two caps on opposite sides (a wide spread); a solid's in its
+        # number disc (compact)
+        stripe = float(np.clip((c.white - 0.12) / 0.3, 0.0, 1.0))
+        if c.white < 0.45:
+            stripe *= float(np.clip((c.white_spread - 0.06) / 0.12, 0.0, 1.0))
+        amount = min(1.0, c.sat / 0.2) * (1.0 - min(1.0, c.hue_spread * 2.0))
+        for n, hue in POOL_HUE.items():
+            fit = max(0.0, 1.0 - hue_gap(c.hue, hue) / 12.0)
+            if n in (3, 7):
+                # the red and the maroon share a hue: the maroon is the darker
+                rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
+                dark_fit = float(np.clip((0.72 - rel) / 0.16, 0.0, 1.0))
+                fit *= (0.4 + 0.6 * dark_fit) if n == 7 else (0.4 + 0.6 * (1.0 - dark_fit))
+            s[n] = fit * amount * (1.0 - stripe)
+            s[n + 8] = fit * amount * stripe
+    return s
+
+
+def assign_unique(scores: Sequence[F64], floor: float = 0.02) -> list[tuple[int, float]]:
+    """One label index per row, each index used once while possible, most confident pairs first.
+
+    Rows left without a free index take their best one with a reduced confidence.
+    """
+    pairs = sorted(((float(sc[j]), i, j) for i, sc in enumerate(scores) for j in range(len(sc)) if sc[j] > floor),
+                   reverse=True)
+    out: list[tuple[int, float] | None] = [None] * len(scores)
+    used: set[int] = set()
+    for conf, i, j in pairs:
+        if out[i] is not None or j in used:
+            continue
+        out[i] = (j, conf)
+        used.add(j)
+    final: list[tuple[int, float]] = []
+    for i, got in enumerate(out):
+        if got is None:
+            j = int(np.argmax(scores[i])) if len(scores[i]) else 0
+            got = (j, 0.3 * float(scores[i][j]) if len(scores[i]) else 0.0)
+        final.append(got)
+    return final
+
+
+# -- bar billiards and carrom -----------------------------------------------------------------------
+RED_HUE = 178.0
+
+
+def bar_billiards_scores(c: BallColour) -> F64:
+    """[white, red] confidences: the red ball is mostly saturated with a red hue."""
+    red = 0.0
+    if c.hue >= 0:
+        red = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.15) / 0.3, 0.0, 1.0))
+    return np.array([1.0 - red, red])
+
+
+CARROM_LABELS = ("white", "black", "queen", "striker")
+
+
+def carrom_scores(c: BallColour, size: float) -> F64:
+    """[white, black, queen, striker] confidences; ``size`` is the measured radius over a man's.
+
+    The striker is larger (about 1.33 men); the queen red; black men dark; the rest white.
+    """
+    striker = float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
+    queen = 0.0
+    if c.hue >= 0:
+        queen = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.2) / 0.3, 0.0, 1.0))
+    black = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * (1.0 - queen)
+    white = max(0.0, 1.0 - black - queen)
+    man = 1.0 - striker
+    return np.array([white * man, black * man, queen * man, striker * max(0.2, 1.0 - black)])

@@ -1,0 +1,320 @@
+"""Bar-billiards pins: standing on their spots, moved but standing, or fallen.
+
+A standing pin is a small mushroom (base, stem, head) next to its hole; from above it is a small
+disc whose head, 45 mm up, projects away from the spot under a tilted camera. The pins stand on
+their spots when the video starts (the referee resets them between visits), so the first frame
+gives each pin's *look*: a full-resolution patch around the standing pin, and how different that
+patch is from the bare cloth there (the pin's contrast).
+
+Each frame the patch is searched for within a few millimetres of where the pin last stood
+(template matching, so a pin nudged along the cloth is still found standing). A good match is a
+standing pin. A poor match is either something over the pin (a ball rolling past, a hand) or the
+pin gone from its place: over it means *unknown* (nothing is reported, the tracker keeps the pin
+as it was), gone means *fallen*, and the fallen pin is looked for as the foreground nearby that
+no ball explains: an elongated piece about a pin's length. Its table position is measured on the
+plane of a lying pin's axis (one pin radius up), not the balls' plane.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tableref.calibration.spec import PinSpec
+from tableref.vision.detect import Detection
+from tableref.vision.video_geometry import TableView
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class PinParams:
+    """Thresholds of the pin watcher.
+
+    * ``search_mm``: how far from its last standing place a pin is looked for each frame. Larger
+      follows a pin slid by a ball; smaller avoids matching a neighbouring pin or hole.
+    * ``stand_match``: how well the standing look must match to call the pin standing: the lower
+      of the share of the pin's contrast the match explains and its normalised correlation (1 is a
+      perfect match). An undisturbed pin matches at 0.97 or better; a pin fallen towards its hole
+      can still match at 0.8. ``restand_match``: the match a fallen pin needs to stand again (the
+      referee resets pins between visits). ``partial_match``: the same over the part of the pin a
+      ball resting against it leaves in view; a pin hidden that way keeps its last state.
+    * ``busy_fraction``: share of the pin's neighbourhood in the foreground above which something
+      (a hand, an arm, a cue) is over it and the pin is not judged this frame.
+    * ``fallen_mm``: how far from the spot a fallen pin is looked for.
+    * ``plugged_margin``: how much more of the pin's head colour must show over its hole than on
+      its spot for the pin to be taken as plugging the hole at the start.
+    """
+
+    search_mm: float = 16.0
+    stand_match: float = 0.88
+    restand_match: float = 0.93
+    partial_match: float = 0.65
+    busy_fraction: float = 0.35
+    fallen_mm: float = 70.0
+    plugged_margin: float = 0.15
+
+
+@dataclass
+class _PinState:
+    spec: PinSpec
+    x_mm: float
+    y_mm: float
+    template: F32
+    contrast: float
+    offset: tuple[int, int]  # template box corner relative to the pin's projected base (px)
+    fallen: bool = False
+    fallen_mm: tuple[float, float] | None = None
+
+
+class PinWatcher:
+    """Watches the pins of a bar-billiards table; see the module docstring."""
+
+    def __init__(self, view: TableView, pins: tuple[PinSpec, ...], params: PinParams | None = None) -> None:
+        self.view = view
+        self.p = params or PinParams()
+        self.pins = pins
+        self._state: list[_PinState] = []
+
+    def _box(self, pin: PinSpec, x_mm: float, y_mm: float) -> tuple[int, int, int, int]:
+        """Full-resolution box holding the standing pin (base ring to head), with a small margin."""
+        pts = []
+        for z in (0.0, pin.height):
+            for a in np.linspace(0, 2 * math.pi, 9)[:-1]:
+                pts.append((x_mm + pin.radius * math.cos(a), y_mm + pin.radius * math.sin(a), z))
+        px = np.vstack([self.view.project(np.array([p[:2]]), p[2]) for p in pts])
+        m = 2
+        return (int(math.floor(px[:, 0].min())) - m, int(math.floor(px[:, 1].min())) - m,
+                int(math.ceil(px[:, 0].max())) + m + 1, int(math.ceil(px[:, 1].max())) + m + 1)
+
+    def start(self, image: U8, cloth_full: F32 | None) -> None:
+        """Learn each pin's look from the first frame (pins stand on their spots at the start).
+
+        ``cloth_full``: the bare-cloth image at full resolution over the same area as ``image``
+        (only the pins' boxes are read), for each pin's contrast.
+        """
+        self._state = []
+        h, w = image.shape[:2]
+        for pin in self.pins:
+            px, py = self._locate(image, cloth_full, pin)
+            x0, y0, x1, y1 = self._box(pin, px, py)
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+                continue
+            tpl = image[y0:y1, x0:x1].astype(np.float32)
+            if cloth_full is not None:
+                contrast = float(((tpl - cloth_full[y0:y1, x0:x1]) ** 2).sum())
+            else:
+                contrast = float(((tpl - tpl.mean(axis=(0, 1))) ** 2).sum())
+            base = self.view.project(np.array([[px, py]]), 0.0)[0]
+            self._state.append(_PinState(pin, px, py, tpl, max(contrast, 1.0),
+                                         (x0 - int(round(base[0])), y0 - int(round(base[1])))))
+
+    def _disc_pixels(self, image: U8 | F32, x_mm: float, y_mm: float, z: float, radius_mm: float) -> F32:
+        c = self.view.project(np.array([[x_mm, y_mm]]), z)[0]
+        r = max(1.0, float(self.view.local_scale(np.array([[x_mm, y_mm]]), z)[0]) * radius_mm)
+        n = int(math.ceil(r))
+        h, w = image.shape[:2]
+        xi, yi = int(round(c[0])), int(round(c[1]))
+        if xi - n < 0 or yi - n < 0 or xi + n >= w or yi + n >= h:
+            return np.zeros((0, 3), np.float32)
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        keep = xx * xx + yy * yy <= r * r
+        return np.asarray(image[yi - n:yi + n + 1, xi - n:xi + n + 1][keep], dtype=np.float32)
+
+    def _locate(self, image: U8, cloth_full: F32 | None, pin: PinSpec) -> tuple[float, float]:
+        """Where the pin stands at the start: on its spot, or plugging its hole (the endgame of
+        some leagues plugs holes with their pins). The pin's head is looked for, by its colour, at
+        both places; a dark (black) pin cannot be told from a dark hole and is taken on its spot."""
+        if cloth_full is None or pin.colour not in ("white", "red"):
+            return pin.x, pin.y
+        try:
+            hole = self.view.spec.hole(pin.hole)
+        except KeyError:
+            return pin.x, pin.y
+        head_z = pin.height - 0.82 * pin.radius
+        cloth_v = float(np.median(self._disc_pixels(cloth_full, pin.x, pin.y, 0.0, 2 * pin.radius).max(axis=1)))
+
+        def looks_like_pin(x: float, y: float, z: float) -> float:
+            px = self._disc_pixels(image, x, y, z, 0.82 * pin.radius)
+            if len(px) == 0:
+                return 0.0
+            hsv = cv2.cvtColor(px.astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+            hh, ss, vv = hsv[:, 0].astype(np.float32), hsv[:, 1].astype(np.float32), hsv[:, 2].astype(np.float32)
+            if pin.colour == "white":
+                hit = (ss < 80) & (vv > 1.1 * cloth_v)
+            else:
+                hit = (ss > 100) & ((hh < 10) | (hh > 170)) & (vv > 0.4 * cloth_v)
+            return float(hit.mean())
+
+        at_spot = looks_like_pin(pin.x, pin.y, head_z)
+        in_hole = looks_like_pin(hole.x, hole.y, head_z - 10.0)
+        if in_hole > at_spot + self.p.plugged_margin:
+            return hole.x, hole.y
+        return pin.x, pin.y
+
+    def detect(self, image: U8, fg_full: U8 | None, balls: list[tuple[float, float, float]],
+               fg_work: U8) -> list[Detection]:
+        """Pin detections for this frame; ``balls`` are (x, y, r) image pixels of found balls,
+        ``fg_work`` the foreground at work resolution (for fallen pins)."""
+        out: list[Detection] = []
+        h, w = image.shape[:2]
+        for st in self._state:
+            pin = st.spec
+            base = self.view.project(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
+            head = self.view.project(np.array([[st.x_mm, st.y_mm]]), pin.height)[0]
+            mid = (base + head) / 2.0
+            s = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0])
+            reach = 0.5 * math.hypot(*st.template.shape[:2]) + self.p.search_mm * s
+            half = 0.5 * math.hypot(*st.template.shape[:2])
+            over = any(math.hypot(bx - mid[0], by - mid[1]) < br + half for bx, by, br in balls)
+            near = any(math.hypot(bx - mid[0], by - mid[1]) < br + reach for bx, by, br in balls)
+            if self._busy(fg_work, mid, reach):
+                continue  # a hand or an arm over the pin: say nothing this frame
+            if over:
+                # a ball against the pin: judge the part of the pin it leaves in view
+                part = self._partial_fit(image, st, base, balls)
+                if part is not None and part[0] >= self.p.partial_match:
+                    self._moved(st, base, part[1])
+                    st.fallen = False
+                    out.append(self._standing(st))
+                elif not st.fallen:
+                    out.append(self._standing(st, 0.4))  # unseen: as it was
+                elif st.fallen_mm is not None:
+                    out.append(self._fallen(st))
+                continue
+            # a ball beside the pin would spoil a search: then only the pin's own place is checked
+            found = self._match(image, st, base, search=not near)
+            fit = -1.0 if found is None else found[0]
+            if near and fit < self.p.stand_match:
+                continue
+            if fit >= (self.p.restand_match if st.fallen else self.p.stand_match):
+                assert found is not None
+                self._moved(st, base, found[1])
+                st.fallen = False
+                st.fallen_mm = None
+                out.append(self._standing(st))
+                continue
+            st.fallen = True
+            where = self._fallen_position(fg_work, st, balls)
+            if where is not None:
+                st.fallen_mm = where
+            if st.fallen_mm is not None:
+                out.append(self._fallen(st))
+        return out
+
+    def _partial_fit(self, image: U8, st: _PinState, base: NDArray[np.float64],
+                     balls: list[tuple[float, float, float]]) -> tuple[float, tuple[int, int]] | None:
+        """Best fit of the standing look near the pin's place over the pixels no ball covers, or
+        None when too little of the pin is in view."""
+        th, tw = st.template.shape[:2]
+        h, w = image.shape[:2]
+        s = self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
+        reach = max(1, int(round(0.5 * self.p.search_mm * s)))
+        best: tuple[float, tuple[int, int]] | None = None
+        for dy in range(-reach, reach + 1):
+            for dx in range(-reach, reach + 1):
+                x0 = int(round(base[0])) + st.offset[0] + dx
+                y0 = int(round(base[1])) + st.offset[1] + dy
+                if x0 < 0 or y0 < 0 or x0 + tw > w or y0 + th > h:
+                    continue
+                yy, xx = np.mgrid[y0:y0 + th, x0:x0 + tw]
+                free = np.ones((th, tw), bool)
+                for bx, by, br in balls:
+                    free &= (xx - bx) ** 2 + (yy - by) ** 2 > (1.15 * br) ** 2
+                if free.mean() < 0.4:
+                    continue
+                win = image[y0:y0 + th, x0:x0 + tw].astype(np.float32)[free]
+                tpl = st.template[free]
+                sq = float(((win - tpl) ** 2).sum()) / max(1.0, st.contrast * float(free.mean()))
+                a, b = win - win.mean(axis=0), tpl - tpl.mean(axis=0)
+                cc = float((a * b).sum() / max(1e-6, math.sqrt(float((a * a).sum()) * float((b * b).sum()))))
+                fit = min(1.0 - sq, cc) - 0.01 * (dx * dx + dy * dy) / reach
+                if best is None or fit > best[0]:
+                    best = (fit, (dx, dy))
+        return best
+
+    def _moved(self, st: _PinState, base: NDArray[np.float64], shift: tuple[int, int]) -> None:
+        """A standing pin found ``shift`` pixels from where it stood has slid along the cloth."""
+        dx, dy = shift
+        if dx or dy:
+            moved = self.view.to_table(np.array([[base[0] + dx, base[1] + dy]]), 0.0)[0]
+            st.x_mm, st.y_mm = float(moved[0]), float(moved[1])
+
+    def _busy(self, fg_work: U8, centre: NDArray[np.float64], reach: float) -> bool:
+        """True when much of the pin's neighbourhood is foreground (a hand, an arm, a cue)."""
+        c = self.view.to_work(np.array([centre]))[0]
+        rw = max(2.0, 2.0 * reach * self.view.scale)
+        h, w = fg_work.shape
+        x0, x1 = max(0, int(c[0] - rw)), min(w, int(c[0] + rw) + 1)
+        y0, y1 = max(0, int(c[1] - rw)), min(h, int(c[1] + rw) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return False
+        return float((fg_work[y0:y1, x0:x1] > 0).mean()) > self.p.busy_fraction
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _match(self, image: U8, st: _PinState, base: NDArray[np.float64],
+               search: bool = True) -> tuple[float, tuple[int, int]] | None:
+        th, tw = st.template.shape[:2]
+        s = self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
+        reach = max(2, int(round(self.p.search_mm * s))) if search else 1
+        x0 = int(round(base[0])) + st.offset[0] - reach
+        y0 = int(round(base[1])) + st.offset[1] - reach
+        h, w = image.shape[:2]
+        if x0 < 0 or y0 < 0 or x0 + tw + 2 * reach > w or y0 + th + 2 * reach > h:
+            return None
+        win = image[y0:y0 + th + 2 * reach, x0:x0 + tw + 2 * reach].astype(np.float32)
+        sq = cv2.matchTemplate(win, st.template, cv2.TM_SQDIFF)
+        cc = cv2.matchTemplate(win, st.template, cv2.TM_CCOEFF_NORMED)
+        # both the intensity (squared difference, against the pin's contrast on bare cloth) and
+        # the pattern (normalised correlation) must fit; prefer the nearest of near-equal fits
+        fit = np.minimum(1.0 - sq / st.contrast, cc)
+        yy, xx = np.mgrid[0:fit.shape[0], 0:fit.shape[1]]
+        pen = fit - 0.01 * ((xx - reach) ** 2 + (yy - reach) ** 2) / max(1, reach)
+        iy, ix = np.unravel_index(int(np.argmax(pen)), pen.shape)
+        return float(fit[iy, ix]), (int(ix) - reach, int(iy) - reach)
+
+    def _standing(self, st: _PinState, score: float = 0.9) -> Detection:
+        pin = st.spec
+        px = self.view.project(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]
+        r = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]) * pin.radius
+        return Detection(pin.id, "pin-standing", float(px[0]), float(px[1]), max(1.0, r), score)
+
+    def _fallen(self, st: _PinState) -> Detection:
+        pin = st.spec
+        assert st.fallen_mm is not None
+        px = self.view.project(np.array([st.fallen_mm]), self.view.plane_z)[0]
+        r = float(self.view.local_scale(np.array([st.fallen_mm]), self.view.plane_z)[0]) * pin.radius
+        return Detection(pin.id, "pin-fallen", float(px[0]), float(px[1]), max(1.0, r), 0.8)
+
+    def _fallen_position(self, fg_work: U8, st: _PinState, balls: list[tuple[float, float, float]]
+                         ) -> tuple[float, float] | None:
+        """Table position of the fallen pin: the centroid of the foreground near its spot that no
+        ball explains, measured on the plane of a lying pin's axis."""
+        view = self.view
+        pin = st.spec
+        centre = view.to_work(view.project(np.array([[st.x_mm, st.y_mm]]), pin.radius))[0]
+        s = float(view.local_scale(np.array([[st.x_mm, st.y_mm]]), pin.radius)[0]) * view.scale
+        reach = self.p.fallen_mm * s
+        h, w = fg_work.shape
+        x0, x1 = max(0, int(centre[0] - reach)), min(w, int(centre[0] + reach) + 1)
+        y0, y1 = max(0, int(centre[1] - reach)), min(h, int(centre[1] + reach) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        patch = fg_work[y0:y1, x0:x1] > 0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        keep = patch & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= reach * reach)
+        if balls:
+            for bx, by, br in balls:
+                wb = view.to_work(np.array([[bx, by]]))[0]
+                keep &= (xx - wb[0]) ** 2 + (yy - wb[1]) ** 2 > (1.3 * br * view.scale) ** 2
+        n = int(keep.sum())
+        if n < 3:
+            return None
+        cx, cy = float(xx[keep].mean()), float(yy[keep].mean())
+        mm = view.to_table(view.to_image(np.array([[cx, cy]])), pin.radius)[0]
+        return float(mm[0]), float(mm[1])
