@@ -1,0 +1,439 @@
+"""Find the playing surface in a photo without help: cloth (or board) segmentation and a quadrilateral.
+
+Why this shape of algorithm: a venue camera sees the table under uneven light, at an angle, with
+people, cues and hands over it, and sometimes with a corner cropped by the frame. What stays
+stable is that the cloth (or a carrom board's lacquered wood) is the one large region of a single
+hue and saturation near the middle of the picture; brightness varies (shadows, sunlight), so the
+colour model ignores it except to reject near-black pixels. From that region we take the convex
+hull (which bridges balls, pockets and the bite of a leaning player), split its outline into
+straight runs, keep the four longest (runs along the image border are not table edges), and
+intersect their robustly fitted lines: a corner hidden by a person or outside the frame is
+recovered from its two sides. ``refine_quad`` then moves each side onto the strongest cloth/rail
+transition at full resolution.
+
+The quadrilateral found is the visible cloth's outer edge; the spec's playing surface ends at the
+cushion noses, a cushion's width further in (:data:`CLOTH_MARGIN_MM`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tableref.calibration.homography import Point, Quad, signed_area
+from tableref.errors import UserError
+
+U8 = NDArray[Any]  # an 8-bit image (cv2's stubs type images loosely)
+FloatArray = NDArray[np.float64]
+
+#: How far the visible cloth (or board) extends beyond the spec's playing surface (the cushion
+#: noses), seen from above. Typical values; manual corners avoid the assumption altogether.
+CLOTH_MARGIN_MM: dict[str, float] = {"pool": 50.0, "bar-billiards": 40.0, "carrom": 0.0, "cards": 0.0}
+
+#: Working width for the coarse segmentation (pixels along the longer image side).
+WORK_SIZE = 256
+
+
+@dataclass(frozen=True)
+class ClothModel:
+    """The surface colour: hue (OpenCV 0-180), saturation and value medians and their spreads."""
+
+    hue: float
+    sat: float
+    val: float
+    hue_sigma: float
+    sat_sigma: float
+
+    @property
+    def looks_like_wood(self) -> bool:
+        """Light, orange-yellow and moderately saturated: a carrom board rather than a cloth."""
+        return 6.0 <= self.hue <= 28.0 and 40.0 <= self.sat <= 185.0 and self.val >= 120.0
+
+
+@dataclass(frozen=True)
+class SurfaceFit:
+    """The table found in an image: the cloth's outer quadrilateral (image pixels) and its colour.
+
+    ``corners`` run clockwise on screen, corner 0 first (see :func:`orient_quad`). ``mask`` is the
+    cloth mask at ``mask_scale`` times the image size (kept for the detector; not compared).
+    """
+
+    corners: Quad
+    cloth: ClothModel
+    coverage: float  # fraction of the quadrilateral that is cloth-coloured
+    image_size: tuple[int, int]
+    mask: U8 = field(compare=False, repr=False)
+    mask_scale: float = 1.0
+
+    @property
+    def area(self) -> float:
+        return signed_area(self.corners)
+
+
+# -- colour model ------------------------------------------------------------------------------
+
+def _hue_dist(h: NDArray[np.floating], h0: float) -> NDArray[np.floating]:
+    d = np.abs(h - h0)
+    return np.minimum(d, 180.0 - d)
+
+
+def _weighted_hist(hsv: U8, weight: NDArray[Any]) -> NDArray[np.float32]:
+    """Weighted 36 x 16 histogram of hue (5-degree bins) and saturation (16-level bins)."""
+    idx = (hsv[..., 0].astype(np.int32) // 5).clip(0, 35) * 16 + (hsv[..., 1].astype(np.int32) // 16)
+    hist = np.bincount(idx.ravel(), weights=weight.ravel(), minlength=36 * 16)
+    return hist.reshape(36, 16).astype(np.float32)
+
+
+def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
+    """The dominant saturated colour of ``hsv``, favouring the image centre.
+
+    Grey, white and near-black pixels get little weight: walls, floors and white rails are large
+    but colourless, while every cloth and board is coloured.
+    """
+    h = hsv[..., 0].astype(np.float32)
+    s = hsv[..., 1].astype(np.float32)
+    v = hsv[..., 2].astype(np.float32)
+    rows, cols = h.shape
+    if weight is None:
+        yy = (np.arange(rows, dtype=np.float32) - rows / 2) / (rows / 2)
+        xx = (np.arange(cols, dtype=np.float32) - cols / 2) / (cols / 2)
+        weight = np.exp(-(yy[:, None] ** 2 + xx[None, :] ** 2) / (2 * 0.45**2)).astype(np.float64)
+    w = weight * np.clip((s - 25.0) / 50.0, 0.0, 1.0) * np.clip((v - 30.0) / 40.0, 0.0, 1.0)
+    hist = _weighted_hist(hsv, w)
+    hist = np.asarray(cv2.GaussianBlur(hist, (3, 3), 0), dtype=np.float32)
+    if float(hist.max()) <= 0:
+        raise UserError("no table found: the picture has no coloured surface (cloth or board) near its centre")
+    hi, si = np.unravel_index(int(np.argmax(hist)), hist.shape)
+    h0, s0 = (hi + 0.5) * 5.0, (si + 0.5) * 16.0
+    near = (_hue_dist(h, h0) < 12) & (np.abs(s - s0) < 48) & (v > 30) & (w > 0.05)
+    if int(near.sum()) < 20:
+        raise UserError("no table found: no large region of one cloth colour near the centre")
+    hs = h[near]
+    # circular median around h0
+    rel = ((hs - h0 + 90.0) % 180.0) - 90.0
+    hue = float((h0 + np.median(rel)) % 180.0)
+    sat = float(np.median(s[near]))
+    val = float(np.median(v[near]))
+    rel2 = ((hs - hue + 90.0) % 180.0) - 90.0
+    hue_sigma = float(max(2.5, 1.4826 * np.median(np.abs(rel2))))
+    sat_sigma = float(max(10.0, 1.4826 * np.median(np.abs(s[near] - sat))))
+    return ClothModel(hue=hue, sat=sat, val=val, hue_sigma=hue_sigma, sat_sigma=sat_sigma)
+
+
+def cloth_distance(hsv: U8, cloth: ClothModel) -> NDArray[np.float32]:
+    """Per-pixel distance from the cloth colour in units of its spread (brightness ignored)."""
+    h = hsv[..., 0].astype(np.float32)
+    s = hsv[..., 1].astype(np.float32)
+    dh = _hue_dist(h, cloth.hue) / (cloth.hue_sigma * 2.0)
+    ds = (s - cloth.sat) / (cloth.sat_sigma * 2.0)
+    d = np.sqrt(dh * dh + ds * ds).astype(np.float32)
+    # near-black pixels have no reliable hue: pockets and dark clothes are not cloth
+    dark = hsv[..., 2] < max(25.0, 0.22 * cloth.val)
+    d[dark] = 10.0
+    return d
+
+
+def cloth_mask(hsv: U8, cloth: ClothModel, limit: float = 2.5) -> U8:
+    return (cloth_distance(hsv, cloth) < limit).astype(np.uint8) * 255
+
+
+# -- region and quadrilateral ------------------------------------------------------------------
+
+def _largest_central_component(mask: U8) -> U8:
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(mask)
+    rows, cols = mask.shape
+    best, best_score = 0, 0.0
+    for i in range(1, n):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        cx, cy = cents[i]
+        off = math.hypot((cx - cols / 2) / cols, (cy - rows / 2) / rows)
+        score = area * math.exp(-((off / 0.35) ** 2))
+        if score > best_score:
+            best, best_score = i, score
+    out = (labels == best).astype(np.uint8) * 255
+    return out
+
+
+def _fill_holes(mask: U8) -> U8:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def segment_cloth(image: U8, max_side: int = WORK_SIZE) -> tuple[U8, ClothModel, float]:
+    """The filled cloth region of ``image`` at a working scale; returns (mask, cloth, scale)."""
+    rows, cols = image.shape[:2]
+    scale = min(1.0, max_side / max(rows, cols))
+    small = cv2.resize(image, (max(8, round(cols * scale)), max(8, round(rows * scale))), interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    cloth = estimate_cloth(hsv)
+    mask = cloth_mask(hsv, cloth)
+    k = max(3, int(round(min(small.shape[:2]) * 0.015)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = _fill_holes(_largest_central_component(mask))
+    return mask, cloth, scale
+
+
+def _line_intersection(l1: FloatArray, l2: FloatArray) -> Point | None:
+    """Intersection of two lines given as (vx, vy, x0, y0)."""
+    vx1, vy1, x1, y1 = l1
+    vx2, vy2, x2, y2 = l2
+    den = vx1 * vy2 - vy1 * vx2
+    if abs(den) < 1e-9:
+        return None
+    t = ((x2 - x1) * vy2 - (y2 - y1) * vx2) / den
+    return (float(x1 + t * vx1), float(y1 + t * vy1))
+
+
+def _fit_line(points: FloatArray) -> FloatArray:
+    line = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.asarray(line, dtype=np.float64)
+
+
+def quad_from_mask(mask: U8, min_side_frac: float = 0.08) -> Quad:
+    """Fit the table quadrilateral to a filled region: four straight runs of its convex outline.
+
+    Runs that lie along the image border are the frame, not the table, and are skipped; their
+    neighbours are extended until they meet, so corners may fall outside the image. A run counts
+    by the length over which the region's real outline touches it: a hull edge that only bridges
+    a bite (a player leaning over the table) has little support and is not taken for a side.
+    """
+    rows, cols = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        raise UserError("no table found: no cloth-coloured region")
+    contour = max(contours, key=cv2.contourArea)
+    if cv2.contourArea(contour) < 0.02 * rows * cols:
+        raise UserError("no table found: the cloth-coloured region is too small (under 2% of the picture)")
+    hull = cv2.convexHull(contour)
+    perim = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.004 * perim, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 4:
+        raise UserError("no table found: the cloth region is not four-sided")
+    # dense points along the hull outline, each marked by whether the real outline is there
+    outline = np.full(mask.shape, 255, np.uint8)
+    cv2.drawContours(outline, [contour], -1, 0, 1)
+    off_outline = cv2.distanceTransform(outline, cv2.DIST_L2, 3)
+    dense: list[FloatArray] = []
+    edge_of: list[int] = []
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        steps = max(2, int(np.linalg.norm(b - a)))
+        t = np.linspace(0.0, 1.0, steps, endpoint=False)[:, None]
+        dense.append(a + t * (b - a))
+        edge_of.extend([i] * steps)
+    margin = 1.5
+
+    def on_border(p: FloatArray) -> bool:
+        return bool(p[0] <= margin or p[1] <= margin or p[0] >= cols - 1 - margin or p[1] >= rows - 1 - margin)
+
+    # group consecutive hull edges of similar direction into runs, skipping border edges
+    angles = []
+    lengths = []
+    border = []
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        d = b - a
+        angles.append(math.atan2(d[1], d[0]))
+        lengths.append(float(np.linalg.norm(d)))
+        mid = (a + b) / 2
+        border.append(on_border(a) and on_border(b) and on_border(mid))
+    # start from an edge that begins a run (a big turn before it), so runs don't wrap
+    def turn(i: int, j: int) -> float:
+        d = abs(angles[j] - angles[i]) % (2 * math.pi)
+        return min(d, 2 * math.pi - d)
+
+    start = max(range(n), key=lambda i: turn((i - 1) % n, i) + (10.0 if border[(i - 1) % n] else 0.0))
+    runs: list[list[int]] = []
+    for k in range(n):
+        i = (start + k) % n
+        if border[i]:
+            runs.append([])
+            continue
+        if runs and runs[-1] and turn(runs[-1][-1], i) < math.radians(14) and turn(runs[-1][0], i) < math.radians(20):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    runs = [r for r in runs if r]
+    pts_all = np.concatenate(dense)
+    edge_idx = np.asarray(edge_of)
+    px = np.clip(np.round(pts_all).astype(np.int64), 0, [cols - 1, rows - 1])
+    supported = off_outline[px[:, 1], px[:, 0]] <= 2.0
+    run_len = [float(np.count_nonzero(supported & np.isin(edge_idx, r))) for r in runs]
+    keep = sorted(range(len(runs)), key=lambda r: -run_len[r])[:4]
+    if len(keep) < 4 or run_len[keep[3]] < min_side_frac * perim * 0.5:
+        raise UserError(
+            "no table found: could not see four straight cloth edges (is the whole table in view? "
+            'otherwise give its corners with --corners "x,y x,y x,y x,y")'
+        )
+    keep.sort()  # back into order around the hull
+    lines = []
+    for r in keep:
+        sel = np.isin(edge_idx, runs[r]) & supported
+        pts = pts_all[sel]
+        # drop the ends of the run: they bend into the pocket cut-offs
+        if len(pts) > 10:
+            cut = max(1, len(pts) // 10)
+            pts = pts[cut:-cut]
+        lines.append(_fit_line(pts))
+    corners: list[Point] = []
+    for i in range(4):
+        p = _line_intersection(lines[i - 1], lines[i])
+        if p is None:
+            raise UserError("no table found: two cloth edges are parallel neighbours")
+        corners.append(p)
+    if signed_area(corners) < 0:
+        corners = corners[::-1]
+    return (corners[0], corners[1], corners[2], corners[3])
+
+
+def orient_quad(quad: Quad, aspect: float) -> Quad:
+    """Order clockwise corners so that edge 0 -> 1 is a long side (when ``aspect`` > 1.15) and
+    corner 0 is the candidate nearest the image's top-left.
+
+    A photo cannot tell a pool table's head from its foot; manual corners settle that.
+    """
+    pts = list(quad)
+    if signed_area(pts) < 0:
+        pts = pts[::-1]
+
+    def side(i: int) -> float:
+        return math.dist(pts[i % 4], pts[(i + 1) % 4])
+
+    starts = [0, 1, 2, 3]
+    if aspect > 1.15:
+        along0 = side(0) + side(2)
+        along1 = side(1) + side(3)
+        starts = [0, 2] if along0 >= along1 else [1, 3]
+    s = min(starts, key=lambda i: pts[i][0] + pts[i][1])
+    out = [pts[(s + k) % 4] for k in range(4)]
+    return (out[0], out[1], out[2], out[3])
+
+
+def quad_coverage(mask: U8, quad: Quad, scale: float) -> float:
+    poly = np.round(np.asarray(quad) * scale).astype(np.int32)
+    inside = np.zeros_like(mask)
+    cv2.fillConvexPoly(inside, poly, 255)
+    n = int(np.count_nonzero(inside))
+    if n == 0:
+        return 0.0
+    return float(np.count_nonzero(inside & mask)) / n
+
+
+def find_surface(image: U8, aspect: float = 2.0) -> SurfaceFit:
+    """Find the table in a BGR image: the cloth quadrilateral in full-resolution pixels.
+
+    Raises ``UserError`` (a clear "no table found" message) when nothing table-like is there.
+    """
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
+        raise UserError("not a colour image of at least 32x32 pixels")
+    rows, cols = image.shape[:2]
+    mask, cloth, scale = segment_cloth(image)
+    quad_small = quad_from_mask(mask)
+    quad = tuple((x / scale, y / scale) for x, y in quad_small)
+    quad = orient_quad(quad, aspect)
+    cov = quad_coverage(mask, quad, scale)
+    if cov < 0.5:
+        raise UserError(f"no table found: the best four-sided region is only {cov:.0%} cloth")
+    area = signed_area(quad)
+    if area < 0.02 * rows * cols:
+        raise UserError("no table found: the cloth region is too small")
+    return SurfaceFit(corners=quad, cloth=cloth, coverage=cov, image_size=(cols, rows), mask=mask, mask_scale=scale)
+
+
+def check_cloth_kind(table: str, cloth: ClothModel) -> None:
+    """Refuse a surface whose look cannot be ``table``'s: a carrom board is light lacquered wood,
+    every other table is cloth (``UserError`` naming the likely mistake in ``--table``)."""
+    wood = cloth.looks_like_wood
+    if table == "carrom" and not wood:
+        raise UserError(
+            "no carrom board found: the surface in the picture is a cloth, not a light wooden board; "
+            "check --table (pool, bar-billiards, carrom, cards)"
+        )
+    if table != "carrom" and wood:
+        raise UserError(
+            f"no {table} table found: the surface in the picture looks like a carrom board "
+            "(light wood), not a cloth; check --table"
+        )
+
+
+# -- full-resolution refinement ----------------------------------------------------------------
+
+def refine_quad(image: U8, fit: SurfaceFit, samples: int = 48) -> Quad:
+    """Move each side onto the cloth edge at full resolution (sub-pixel, robust to balls and hands).
+
+    Along each side we sample perpendicular profiles of the cloth distance; on each profile the
+    edge is where the distance crosses halfway between cloth and rail. A two-pass fit drops the
+    profiles spoiled by a ball on the cushion, a pocket or an arm.
+    """
+    rows, cols = image.shape[:2]
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    dist = cv2.GaussianBlur(np.minimum(cloth_distance(hsv, fit.cloth), 4.0), (5, 5), 0)
+    quad = [np.asarray(p, dtype=np.float64) for p in fit.corners]
+    centre = np.mean(quad, axis=0)
+    half = max(4.0, 0.012 * math.hypot(rows, cols))
+    lines: list[FloatArray | None] = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.linalg.norm(d))
+        u = d / length
+        nrm = np.array([u[1], -u[0]])
+        if np.dot(centre - a, nrm) > 0:
+            nrm = -nrm  # outward
+        found = []
+        for t in np.linspace(0.12, 0.88, samples):
+            p = a + t * d
+            offs = np.arange(-half, half + 0.5, 0.5)
+            xs = p[0] + offs * nrm[0]
+            ys = p[1] + offs * nrm[1]
+            ok = (xs >= 0) & (xs <= cols - 1) & (ys >= 0) & (ys <= rows - 1)
+            if ok.sum() < len(offs) * 0.8:
+                continue
+            prof = cv2.remap(
+                dist, xs.astype(np.float32).reshape(1, -1), ys.astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR
+            ).ravel()
+            inner, outer = float(np.median(prof[: len(prof) // 4])), float(np.median(prof[-len(prof) // 4 :]))
+            if outer - inner < 1.0:
+                continue  # no cloth/rail contrast here (hand, ball, pocket)
+            level = (inner + outer) / 2
+            above = np.nonzero(prof > level)[0]
+            if len(above) == 0:
+                continue
+            j = int(above[0])
+            if j == 0:
+                continue
+            f = (level - prof[j - 1]) / max(1e-6, prof[j] - prof[j - 1])
+            o = offs[j - 1] + f * 0.5
+            found.append(p + o * nrm)
+        if len(found) < samples // 4:
+            lines.append(None)
+            continue
+        pts = np.asarray(found)
+        line = _fit_line(pts)
+        res = np.abs((pts[:, 0] - line[2]) * line[1] - (pts[:, 1] - line[3]) * line[0])
+        tol = max(1.0, 2.5 * float(np.median(res)))
+        good = pts[res <= tol]
+        lines.append(_fit_line(good) if len(good) >= 6 else line)
+    out: list[Point] = []
+    for i in range(4):
+        l0, l1 = lines[i - 1], lines[i]
+        if l0 is None or l1 is None:
+            out.append((float(quad[i][0]), float(quad[i][1])))
+            continue
+        p = _line_intersection(l0, l1)
+        if p is None or math.dist(p, (quad[i][0], quad[i][1])) > 4 * half:
+            out.append((float(quad[i][0]), float(quad[i][1])))
+        else:
+            out.append(p)
+    return (out[0], out[1], out[2], out[3])
