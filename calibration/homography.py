@@ -166,9 +166,10 @@ def validate_quad(
     if any(c <= 0 for c in cross):
         raise UserError(f"{what} are degenerate: the quadrilateral is not convex; {hint}")
     angles = interior_angles(pts)
-    if min(angles) < MIN_ANGLE_DEG:
+    if min(angles) < MIN_ANGLE_DEG or max(angles) > 180.0 - MIN_ANGLE_DEG:
+        worst = min(angles) if min(angles) < MIN_ANGLE_DEG else max(angles)
         raise UserError(
-            f"{what} are degenerate: an interior angle is {min(angles):.1f} degrees (three corners nearly on a line); {hint}"
+            f"{what} are degenerate: an interior angle is {worst:.1f} degrees (three corners nearly on a line); {hint}"
         )
     if image_size is not None:
         w, h = image_size
@@ -199,7 +200,11 @@ def undistort_pixels(points: Sequence[Point] | FloatArray, camera: Intrinsics | 
     if camera is None or pts.size == 0:
         return pts.copy()
     crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 50, 1e-10)
-    out = cv2.undistortPointsIter(pts.reshape(-1, 1, 2), camera.k, camera.d, None, camera.k, crit)  # type: ignore[attr-defined]
+    src = pts.reshape(-1, 1, 2)
+    if hasattr(cv2, "undistortPointsIter"):  # OpenCV 4.x: the iterative solver has its own name
+        out = cv2.undistortPointsIter(src, camera.k, camera.d, None, camera.k, crit)
+    else:  # OpenCV 5: undistortPoints takes the criteria
+        out = cv2.undistortPoints(src, camera.k, camera.d, P=camera.k, criteria=crit)
     return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
 
@@ -223,6 +228,10 @@ def fit_homography(table_points: Sequence[Point] | FloatArray, pixel_points: Seq
     dst = _as_points(pixel_points)
     if src.shape != dst.shape or src.shape[0] < 4:
         raise UserError("a homography needs at least four point pairs")
+    for pts in (src, dst):
+        spread = np.linalg.svd(pts - pts.mean(axis=0), compute_uv=False)
+        if spread[-1] < 1e-6 * max(1.0, float(spread[0])):
+            raise UserError("the corners are degenerate: the points lie on one line")
     if src.shape[0] == 4:
         h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
     else:
