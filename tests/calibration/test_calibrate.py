@@ -138,7 +138,7 @@ def test_no_table_and_degenerate_corners_are_refused() -> None:
 def test_video_source_uses_its_first_good_frame(tmp_path: Path) -> None:
     scene = render(tilt_deg=15.0, size=(640, 360))
     path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 360))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (640, 360))
     assert writer.isOpened()
     for _ in range(12):
         writer.write(np.zeros((360, 640, 3), np.uint8))  # the camera still waking up

@@ -113,6 +113,7 @@ def test_real_photo_quadrilateral_lies_on_the_labelled_table(index: int) -> None
     images = sorted((REAL / "images").glob("*.jpg"))
     path = images[index]
     image = cv2.imread(str(path))
+    assert image is not None
     h, w = image.shape[:2]
     x0, y0, x1, y1 = _table_box(REAL / "labels" / (path.stem + ".txt"), w, h)
     quad = np.asarray(refine_quad(image, find_surface(image)), dtype=np.float32)

@@ -61,7 +61,7 @@ def camera_pose(spec: TableSpec, tilt_deg: float, azimuth_deg: float, distance_m
     down = np.cross(fwd, right)
     rot = np.vstack([right, down, fwd])
     rvec, _ = cv2.Rodrigues(rot)
-    return rvec.ravel(), -rot @ centre
+    return np.asarray(rvec, dtype=np.float64).ravel(), np.asarray(-rot @ centre, dtype=np.float64)
 
 
 def _fill(img: Image, pts: NDArray[np.float64], colour: tuple[int, int, int]) -> None:
