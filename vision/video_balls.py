@@ -26,7 +26,7 @@ serves every table, camera height and tilt.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,7 +45,9 @@ class CircleParams:
     * ``min_width``/``max_width``: the distance-transform peak of a one-object piece must lie in
       ``[min_width r, max_width r]``. Lower keeps balls half hidden under a hand, and also a cue's
       butt; higher keeps knuckles and fists.
-    * ``single_area``: a piece up to this many disc areas (round, right width) is one object.
+    * ``single_area``: a piece up to this many disc areas (round, right width) is one object;
+      ``single_fill``: and no larger than this many discs of its own distance-transform peak
+      (two pieces side by side are twice the disc their width gives).
     * ``max_blur``: a capsule up to this many radii long is one ball smeared by the shutter.
     * ``min_cover``: fraction of a candidate disc (radius ``0.85 r``) that must be foreground.
     * ``ring_in``/``ring_out``/``max_unexplained``: fraction of the ring around a candidate in a
@@ -60,6 +62,7 @@ class CircleParams:
     min_width: float = 0.68
     max_width: float = 1.4
     single_area: float = 1.6
+    single_fill: float = 1.7
     max_blur: float = 7.0
     min_cover: float = 0.8
     ring_in: float = 1.3
@@ -170,14 +173,21 @@ class ObjectFinder:
         self.scale = scale
         self.box = box
         self.p = params or CircleParams()
+        self.streaks: list[Circle] = []
 
     def find(self, mask: U8, image: U8) -> list[Circle]:
-        """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame."""
+        """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame.
+
+        Also keeps, in :attr:`streaks`, ball-wide capsules cut out of crowded pieces (a ball struck
+        so fast that it is a smear joined to the cue, or to the ball it just hit): whether one is a
+        ball depends on whether a ball was just there, which the caller knows.
+        """
         p = self.p
         labels, found = pieces(mask)
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         singles: list[Circle] = []
         crowd: list[tuple[float, float, float]] = []
+        crowded: list[tuple[Piece, float]] = []
         for pc in found:
             r = float(self.radius_map[min(int(pc.cy), mask.shape[0] - 1), min(int(pc.cx), mask.shape[1] - 1)])
             disc = math.pi * r * r
@@ -190,7 +200,8 @@ class ObjectFinder:
             if peak < p.min_width * r:
                 continue
             big = max(p.sizes)
-            if pc.area <= p.single_area * disc * big * big and peak <= p.max_width * r * big:
+            round_enough = pc.area <= p.single_fill * math.pi * peak * peak  # not two discs side by side
+            if pc.area <= p.single_area * disc * big * big and peak <= p.max_width * r * big and round_enough:
                 c = self._single(d, own, x0, y0, peak, r)
                 if c is not None:
                     singles.append(c)
@@ -200,7 +211,33 @@ class ObjectFinder:
                 singles.append(blur)
                 continue
             crowd.extend(self._hough(image, own, x0, y0, r))
-        return singles + self._validate(crowd, mask, singles)
+            crowded.append((pc, r))
+        found_circles = singles + self._validate(crowd, mask, singles)
+        self.streaks = self._streaks(labels, crowded, found_circles)
+        return found_circles
+
+    def _streaks(self, labels: I32, crowded: list[tuple[Piece, float]], circles: list[Circle]) -> list[Circle]:
+        """Ball-wide capsules in crowded pieces once found discs and thin parts are removed."""
+        out: list[Circle] = []
+        for pc, r in crowded:
+            x0, y0, x1, y1 = pc.box
+            own = (labels[y0:y1, x0:x1] == pc.label).astype(np.uint8)
+            for c in circles:
+                cv2.circle(own, (int(round(c.x - x0)), int(round(c.y - y0))), int(round(1.2 * c.r * c.size)), 0, -1)
+            k = max(3, int(2 * round(0.6 * r) + 1))
+            opened = cv2.morphologyEx(own, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+            n, lab, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+            for i in range(1, n):
+                a = int(stats[i, cv2.CC_STAT_AREA])
+                if a < 0.6 * math.pi * r * r:
+                    continue
+                bx, by, bw, bh = (int(v) for v in stats[i, :4])
+                part = lab[by:by + bh, bx:bx + bw] == i
+                sub = Piece(i, (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), a, 0.0, 0.0)
+                c = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
+                if c is not None:
+                    out.append(replace(c, kind="streak"))
+        return out
 
     # -- one object ----------------------------------------------------------------------------
     def _single(self, d: F32, own: NDArray[np.bool_], x0: int, y0: int, peak: float, r: float) -> Circle | None:
@@ -216,7 +253,8 @@ class ObjectFinder:
         width = peak / r / min(self.p.sizes, key=lambda q: abs(q - size))
         return Circle(cx, cy, r, width, 1.0, 0.0, "single", size)
 
-    def _blurred(self, own: NDArray[np.bool_], x0: int, y0: int, pc: Piece, peak: float, r: float) -> Circle | None:
+    def _blurred(self, own: NDArray[np.bool_], x0: int, y0: int, pc: Piece, peak: float, r: float,
+                 area_slack: float = 0.75) -> Circle | None:
         """A capsule as wide as a ball and at most ``max_blur`` radii long: one moving ball."""
         p = self.p
         big = max(p.sizes)
@@ -239,7 +277,7 @@ class ObjectFinder:
         if length > p.max_blur * r or major > (p.max_blur + 1.0) * r:
             return None
         expected = math.pi * rs * rs + 2 * rs * length
-        if not (0.75 * expected <= pc.area <= 1.3 * expected):
+        if not (area_slack * expected <= pc.area <= 1.3 * expected):
             return None
         cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
         if not self._may_centre(cx, cy):

@@ -204,6 +204,10 @@ class Background:
         self.chroma_threshold = max(p.chroma_floor, p.noise_factor * self._noise[0])
         self.bright_threshold = max(p.bright_floor, p.noise_factor * self._noise[1])
 
+    def refresh(self) -> None:
+        """Recompute cached sums after :attr:`image` was edited in place."""
+        self._sum = channel_sum(self.image)
+
     def absorb(self, img: U8, where: U8) -> None:
         """Take ``img`` as background at once where ``where`` (0/255) is set (a revealed marking)."""
         cv2.copyTo(img.astype(np.float32), where, self.image)

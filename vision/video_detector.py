@@ -51,6 +51,7 @@ from tableref.vision.video_identity import (
     white_reference,
 )
 from tableref.vision.video_pins import PinParams, PinWatcher
+from tableref.vision.video_prints import PrintParams, PrintWatcher
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -70,14 +71,24 @@ class VideoParams:
       follows a swap of look-alike neighbours after a collision at once (bar billiards, carrom,
       where one frame's colour is reliable).
     * ``memory_gate``: how far (in radii) an object may move between frames and keep its memory.
+    * ``clear_memory``: the memory weight when this frame's view is unambiguous (one name clearly
+      best), so a clear view corrects a wrong memory within a couple of frames.
+    * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
+      following objects between frames (after a collision the nearest ball is not always the same).
+    * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
+      when it is found again, and where a smear of it may be accepted).
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
     circles: CircleParams = field(default_factory=CircleParams)
     pins: PinParams = field(default_factory=PinParams)
+    prints: PrintParams = field(default_factory=PrintParams)
     update_every: int = 3
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.35))
     memory_gate: float = 4.0
+    lost_frames: int = 4
+    colour_cost: float = 4.0
+    clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
 
 
@@ -88,6 +99,8 @@ class _Memo:
     vx: float
     vy: float
     evidence: F64
+    r: float = 4.0
+    age: int = 0  # frames since last seen
 
 
 class VideoDetector:
@@ -108,6 +121,7 @@ class VideoDetector:
         self.view: TableView | None = None
         self._finder: ObjectFinder | None = None
         self._pins: PinWatcher | None = None
+        self._prints: PrintWatcher | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -143,12 +157,25 @@ class VideoDetector:
                            replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
         fg, _, _ = probe.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
+        found = self._start_finder.find(fg, image)
+        prints = [sd for sd in view.statics if sd.kind == "print"]
+        self._prints = PrintWatcher(prints, self.p.prints) if prints else None
+        occupied: list[str] = []
+        if self._prints is not None:
+            occupied = [pr.name for pr in self._prints.survey(work, cloth, found)]
         objects = np.zeros(work.shape[:2], np.uint8)
-        for c in self._start_finder.find(fg, image):
-            if any((c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2 for sd in view.statics):
-                continue
+        cores = np.zeros(work.shape[:2], np.uint8)
+        for c in found:
+            under = [sd for sd in view.statics
+                     if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
+            if any(sd.kind != "print" or sd.name not in occupied for sd in under):
+                continue  # a hole, a pin or an empty printed circle, not an object
             cv2.circle(objects, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
+            cv2.circle(cores, (int(round(c.x)), int(round(c.y))), int(round(c.r * c.size)), 255, -1)
         self.background = Background(work, cloth, objects, self.p.foreground)
+        if self._prints is not None:
+            self._prints.paint(work, cloth, self.background.image, occupied, cores)
+            self.background.refresh()
         if self.spec.pins:
             self._pins = PinWatcher(view, self.spec.pins, self.p.pins)
             x0, y0, x1, y1 = view.box
@@ -171,6 +198,8 @@ class VideoDetector:
         fg, k, _ = bg.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         circles = finder.find(fg, image)
+        circles += self._lost_streaks(finder.streaks, circles)
+        circles += self._on_prints(work, fg, circles, bg)
         detections = self._name(image, circles, bg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
         if self._pins is not None:
@@ -184,12 +213,44 @@ class VideoDetector:
         self.debug = {"fg": fg, "work": work, "circles": circles}
         return tuple(detections)
 
+    def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background) -> list[Circle]:
+        """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`)."""
+        if self._prints is None:
+            return []
+        view = self.view
+        assert view is not None
+        out: list[Circle] = []
+        for pr in self._prints.occupied(work, bg.image):
+            r = float(view.radius_map[min(view.radius_map.shape[0] - 1, max(0, int(pr.y))),
+                                      min(view.radius_map.shape[1] - 1, max(0, int(pr.x)))])
+            if any(math.hypot(c.x - pr.x, c.y - pr.y) < c.r * c.size + 0.5 * pr.radius for c in circles):
+                continue  # the piece over the circle is seen already
+            n = int(math.ceil(2.0 * r))
+            patch = fg[max(0, int(pr.y) - n):int(pr.y) + n + 1, max(0, int(pr.x) - n):int(pr.x) + n + 1]
+            if patch.size and float((patch > 0).mean()) > 0.5:
+                continue  # a hand over the circle
+            out.append(Circle(pr.x, pr.y, r, 1.0, 1.0, 0.0, "print"))
+        return out
+
+    def _lost_streaks(self, streaks: list[Circle], circles: list[Circle]) -> list[Circle]:
+        """Smears cut out of crowded pieces that continue a ball seen a moment ago and not found
+        now: a ball struck hard, still joined to the cue or to the ball it hit."""
+        lost = [m for m in self._memos if m.age <= self.p.lost_frames
+                and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)]
+        out: list[Circle] = []
+        for st in streaks:
+            reach = (0.5 * self.p.circles.max_blur + 3.0) * st.r
+            if any(math.hypot(st.x - m.x, st.y - m.y) < reach for m in lost) and \
+                    not any(math.hypot(st.x - c.x, st.y - c.y) < 1.6 * st.r for c in circles + out):
+                out.append(st)
+        return out
+
     # -- names -----------------------------------------------------------------------------------
     def _name(self, image: U8, circles: list[Circle], bg: Background) -> list[Detection]:
         view = self.view
         assert view is not None
         if not circles:
-            self._memos = []
+            self._remember(np.zeros((0, 2)), [], [])
             return []
         work_xy = np.array([[c.x, c.y] for c in circles], dtype=np.float64)
         pts = view.to_image(work_xy)
@@ -230,8 +291,8 @@ class VideoDetector:
                 d = math.hypot(xy[i, 0] - (m.x + m.vx), xy[i, 1] - (m.y + m.vy))
                 d0 = math.hypot(xy[i, 0] - m.x, xy[i, 1] - m.y)
                 d = min(d, d0)
-                if d < gate * c.r:
-                    pairs.append((d, i, j))
+                if d < gate * c.r * (1 + m.age):
+                    pairs.append((d / c.r + m.age + self.p.colour_cost * _unlike(scores[i], m.evidence), i, j))
         pairs.sort()
         used_i: set[int] = set()
         used_j: set[int] = set()
@@ -248,15 +309,33 @@ class VideoDetector:
         for i, sc in enumerate(scores):
             if i in match:
                 m = self._memos[match[i]]
-                ev = a * m.evidence + (1.0 - a) * sc
-                vx, vy = xy[i, 0] - m.x, xy[i, 1] - m.y
+                top = np.sort(sc)[-2:] if len(sc) > 1 else np.array([0.0, float(sc.max())])
+                clear = top[1] >= 0.5 and top[1] - top[0] >= 0.25
+                w = min(a, self.p.clear_memory) if clear else a
+                ev = w * m.evidence + (1.0 - w) * sc
+                gap = m.age + 1
+                vx, vy = (xy[i, 0] - m.x) / gap, (xy[i, 1] - m.y) / gap
             else:
                 ev = sc.copy()
                 vx = vy = 0.0
-            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev))
+            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, 0))
             out.append(ev)
+        # objects not seen this frame are remembered a little while (hidden, or a smear)
+        for j, m in enumerate(self._memos):
+            if j not in used_j and m.age < self.p.lost_frames:
+                coast = m.age < 2
+                memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
+                                   m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1))
         self._memos = memos
         return out
+
+
+def _unlike(a: F64, b: F64) -> float:
+    """0 when two colour-evidence vectors agree, 1 when they share nothing."""
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na < 1e-6 or nb < 1e-6:
+        return 0.5
+    return float(1.0 - np.dot(a, b) / (na * nb))
 
 
 def _score(c: Circle, conf: float) -> float:

@@ -107,6 +107,9 @@ class StaticDisc:
     x: float
     y: float
     radius: float
+    kind: str = "hole"  # hole (or pocket), pin, print (a carrom board's red circles)
+    x_mm: float = 0.0
+    y_mm: float = 0.0
 
 
 class TableView:
@@ -234,7 +237,9 @@ class TableView:
         for hole in spec.holes:
             holes |= (tx - hole.x) ** 2 + (ty - hole.y) ** 2 <= (hole.radius + rmm) ** 2
         #: where a ball's centre may be: on the surface, in a pocket's jaws, or flying over a cushion
-        self.centre_mask: U8 = ((within(-0.6 * rmm) | holes) * 255).astype(np.uint8)
+        #: (a carrom man never sits beyond the board's edge; a striker held above it is in a hand)
+        flight = 0.0 if spec.name == "carrom" else 0.6 * rmm
+        self.centre_mask: U8 = ((within(-flight) | holes) * 255).astype(np.uint8)
         #: where a ball's centre may be when it rests on the cloth
         self.rest_mask: U8 = ((within(0.6 * rmm) | holes) * 255).astype(np.uint8)
         # Where a ball's pixels may be: its centre region grown by a radius.
@@ -244,22 +249,26 @@ class TableView:
 
     def _static_discs(self) -> tuple[StaticDisc, ...]:
         spec = self.spec
-        items: list[tuple[str, float, float, float, float]] = []
+        items: list[tuple[str, float, float, float, str]] = []
         for hole in spec.holes:
-            items.append((hole.id, hole.x, hole.y, hole.radius, 0.0))
+            items.append((hole.id, hole.x, hole.y, hole.radius, "hole"))
         for pin in spec.pins:
-            items.append((pin.id, pin.x, pin.y, pin.radius, 0.0))
+            items.append((pin.id, pin.x, pin.y, pin.radius, "pin"))
         for b in spec.baselines:
             # base circles sit at the ends of the baselines' strip, centred between the two lines
             for i in (0, 1):
                 cx = (b.front[i][0] + b.back[i][0]) / 2.0
                 cy = (b.front[i][1] + b.back[i][1]) / 2.0
-                items.append((f"{b.id}-circle-{i}", cx, cy, b.circle_radius, 0.0))
+                items.append((f"{b.id}-circle-{i}", cx, cy, b.circle_radius, "print"))
+        if spec.baselines and "centre" in spec.spots:
+            # the board's centre circle, where the queen is placed: printed like the base circles
+            cx, cy = spec.spots["centre"]
+            items.append(("centre-circle", cx, cy, spec.baselines[0].circle_radius, "print"))
         out = []
-        for name, x, y, rad, z in items:
-            c = self.to_work(self.project(np.array([[x, y]]), z))[0]
-            s = float(self.local_scale(np.array([[x, y]]), z)[0]) * self.scale
-            out.append(StaticDisc(name, float(c[0]), float(c[1]), rad * s))
+        for name, x, y, rad, kind in items:
+            c = self.to_work(self.project(np.array([[x, y]]), 0.0))[0]
+            s = float(self.local_scale(np.array([[x, y]]), 0.0)[0]) * self.scale
+            out.append(StaticDisc(name, float(c[0]), float(c[1]), rad * s, kind, x, y))
         return tuple(out)
 
     # -- crops -------------------------------------------------------------------------------

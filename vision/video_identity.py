@@ -138,8 +138,11 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
             fit = max(0.0, 1.0 - hue_gap(c.hue, hue) / 12.0)
             if n in (3, 7):
                 # the red and the maroon share a hue: the maroon is the darker
+                # the maroon is darker next to white and a little more orange than the red
                 rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
-                dark_fit = float(np.clip((0.72 - rel) / 0.16, 0.0, 1.0))
+                signed = (c.hue + 90.0) % 180.0 - 90.0
+                dark_fit = 0.75 * float(np.clip((0.7 - rel) / 0.14, 0.0, 1.0)) + \
+                    0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
                 fit *= (0.4 + 0.6 * dark_fit) if n == 7 else (0.4 + 0.6 * (1.0 - dark_fit))
             s[n] = fit * amount * (1.0 - stripe)
             s[n + 8] = fit * amount * stripe

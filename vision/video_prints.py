@@ -1,0 +1,128 @@
+"""A carrom board's printed red circles, and the red queen that may sit on one.
+
+The base circles at the ends of each baseline and the centre circle are red discs the size of a
+man. They belong to the background, but the queen is red too: a queen on a circle changes the
+colour there only a little, too little for the general foreground test. So each printed circle is
+watched on its own:
+
+* the circles' empty look is learned from the board itself: the median colour of the eight base
+  circles relative to the cloth around them (a piece rarely sits on a base circle when a video
+  starts, and never on most of them);
+* a circle is *occupied* when its colour differs from that look by more than ``colour_change`` of
+  its brightness, or when a shadow ring (a raised piece's) darkens the cloth around it.
+
+At the start an occupied circle (the queen on the centre before the break) is painted into the
+background as the empty print, so the piece is seen once it moves and no ghost stays behind.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from tableref.vision.video_geometry import StaticDisc
+
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class PrintParams:
+    """* ``colour_change``: relative change of a circle's mean colour (sum of channels, against its
+      brightness) that means a piece is on it. Lower finds the queen on a circle under a dim lamp;
+      higher ignores lighting drift and compression.
+    * ``start_change``: the same on the first frame, against the look learned from the base
+      circles (a cleaner reference than a frame-to-frame change). ``break_ring``: pieces packed
+      around the centre circle that make it a break set-up (queen on the centre).
+    * ``shadow``: brightness ratio of the ring just outside the circle below which a raised piece's
+      shadow is taken to be there.
+    """
+
+    colour_change: float = 0.13
+    shadow: float = 0.9
+    start_change: float = 0.07
+    break_ring: int = 4
+
+
+def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np.float64]:
+    n = int(math.ceil(r1)) + 1
+    h, w = img.shape[:2]
+    xi, yi = int(round(x)), int(round(y))
+    ya, yb, xa, xb = max(0, yi - n), min(h, yi + n + 1), max(0, xi - n), min(w, xi + n + 1)
+    if yb <= ya or xb <= xa:
+        return np.zeros(3)
+    yy, xx = np.mgrid[ya:yb, xa:xb]
+    d2 = (xx - x) ** 2 + (yy - y) ** 2
+    keep = (d2 >= r0 * r0) & (d2 <= r1 * r1)
+    if not keep.any():
+        return np.zeros(3)
+    return np.asarray(img[ya:yb, xa:xb][keep].reshape(-1, 3).mean(axis=0), dtype=np.float64)
+
+
+class PrintWatcher:
+    """Watches the printed circles of a carrom board; see the module docstring."""
+
+    def __init__(self, prints: list[StaticDisc], params: PrintParams | None = None) -> None:
+        self.prints = prints
+        self.p = params or PrintParams()
+        self.reference: NDArray[np.float64] | None = None
+
+    def survey(self, work: U8, cloth: F32, found: Sequence[Any]) -> list[StaticDisc]:
+        """Learn the empty look from the first frame and return the circles a piece sits on.
+
+        ``found``: the objects found on the first frame (anything with ``x``, ``y``, ``r``). Pieces
+        packed around the centre circle are a board set up for the break, and the rules put the
+        queen on the centre then, however close her red is to the print's.
+        """
+        ratios = []
+        for pr in self.prints:
+            m = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            c = _mean(cloth, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            ratios.append(m / np.maximum(c, 1.0))
+        base = [r for r, pr in zip(ratios, self.prints, strict=True) if pr.name != "centre-circle"]
+        if not base:
+            return []
+        self.reference = np.median(np.array(base), axis=0)
+        occupied = []
+        for pr, ratio in zip(self.prints, ratios, strict=True):
+            change = float(np.abs(ratio - self.reference).sum() / max(1e-6, float(self.reference.sum())))
+            packed = sum(1 for f in found if 1.2 * pr.radius < math.hypot(f.x - pr.x, f.y - pr.y) < 3.0 * f.r)
+            if change > self.p.start_change or (pr.name == "centre-circle" and packed >= self.p.break_ring):
+                occupied.append(pr)
+        return occupied
+
+    def paint(self, work: U8, cloth: F32, background: F32, occupied: Sequence[str], objects: U8) -> None:
+        """Put every circle's empty look into ``background``: the first frame's own pixels where
+        the circle is empty, the learned look (relative to the cloth) where a piece hides it.
+        ``objects`` (0/255) marks pieces found beside a circle: their pixels stay painted out."""
+        if self.reference is None:
+            return
+        empty = (cloth * self.reference.astype(np.float32)[None, None, :]).astype(np.float32)
+        first = work.astype(np.float32)
+        for pr in self.prints:
+            mask = np.zeros(work.shape[:2], np.uint8)
+            cv2.circle(mask, (int(round(pr.x)), int(round(pr.y))), int(math.ceil(pr.radius * 1.1)), 255, -1)
+            if pr.name in occupied:
+                cv2.copyTo(empty, mask, background)
+            else:
+                cv2.copyTo(first, cv2.bitwise_and(mask, cv2.bitwise_not(objects)), background)
+
+    def occupied(self, work: U8, background: F32) -> list[StaticDisc]:
+        """Circles with a piece on them in this frame (compared with the learned background)."""
+        out = []
+        for pr in self.prints:
+            now = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            was = _mean(background, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            change = float(np.abs(now - was).sum() / max(1.0, float(was.sum())))
+            ring_now = _mean(work, pr.x, pr.y, 1.15 * pr.radius, 1.7 * pr.radius).sum()
+            ring_was = _mean(background, pr.x, pr.y, 1.15 * pr.radius, 1.7 * pr.radius).sum()
+            shadow = ring_now < self.p.shadow * max(1.0, float(ring_was))
+            if change > self.p.colour_change or (shadow and change > 0.5 * self.p.colour_change):
+                out.append(pr)
+        return out
