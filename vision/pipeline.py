@@ -107,7 +107,15 @@ class VisionPipeline:
         mapping = load_calibration(calibration)
         if mapping is None:
             raise UserError(f"analysing a {table} video needs a calibration: run `tableref calibrate` and pass --calibration")
-        detector = make_detector(table, detector_kind, calibration=None)
+        # A calibrated fixed camera gets the video detector (learned background, expected ball
+        # size everywhere); the learned detector and tables it does not read go to make_detector.
+        from tableref.vision.video_detector import VIDEO_TABLES, VideoDetector
+
+        detector: Detector
+        if detector_kind != "learned" and table in VIDEO_TABLES:
+            detector = VideoDetector(table, mapping, spec)
+        else:
+            detector = make_detector(table, detector_kind, calibration=None)
         return cls(spec, mapping, detector)
 
     @classmethod
