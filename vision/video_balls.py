@@ -234,9 +234,9 @@ class ObjectFinder:
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])
                 part = lab[by:by + bh, bx:bx + bw] == i
                 sub = Piece(i, (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), a, 0.0, 0.0)
-                c = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
-                if c is not None:
-                    out.append(replace(c, kind="streak"))
+                smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
+                if smear is not None:
+                    out.append(replace(smear, kind="streak"))
         return out
 
     # -- one object ----------------------------------------------------------------------------
