@@ -50,14 +50,15 @@ class BlobParams:
     min_area: float = 0.22
     max_single_area: float = 1.55
     max_single_extent: float = 2.6
+    max_round_area: float = 2.4
     min_solidity: float = 0.78
     min_cover: float = 0.55
-    edge_strength: float = 20.0
+    edge_strength: float = 24.0
     min_core: float = 0.28
-    nms_distance: float = 1.15
+    nms_distance: float = 1.5
     rim_px: float = 1.0
-    min_rim: float = 0.55
-    min_visible: float = 0.45
+    min_rim: float = 0.85
+    min_visible: float = 0.6
     occluder_balls: float = 3.0
     max_blob: float = 60.0
     work_px: float = 7.0
@@ -453,6 +454,7 @@ class CandidateSet:
     scale: float
     hsv: U8 = field(compare=False, repr=False)
     mask: U8 = field(compare=False, repr=False)
+    bgr: U8 = field(compare=False, repr=False)
 
 
 def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> CandidateSet:
@@ -498,9 +500,13 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
         if q > params.max_blob:
             continue  # a player, an arm or the cue over the table: no ball there is reliable
         if q > 4.0:
-            sub_keep = keep[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w][labels[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w] == b.label]
-            if np.count_nonzero(sub_keep) < 0.5 * b.area:
-                continue  # a player leaning over the table, not a cluster of balls
+            own = labels[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w] == b.label
+            sub_keep = keep[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w][own]
+            at_edge = np.count_nonzero(work.inner[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w][own] == 0)
+            if np.count_nonzero(sub_keep) < 0.5 * b.area and at_edge > 0.02 * b.area:
+                # wide and coming in over the cushion: a player leaning over the table (the rack
+                # is as wide, but lies on the cloth away from the edge)
+                continue
         ratio, solidity = _shape(labels, b, shapes)
         rel = ratio / aspect
         rr = r * math.sqrt(fx * fy)
@@ -509,6 +515,10 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
             and max(b.w * fx, b.h * fy) <= params.max_single_extent * rr
             and solidity >= params.min_solidity
             and 0.55 <= rel <= 1.8
+        ) or (
+            # round and solid: one ball bigger than expected here (near the camera), since two
+            # balls side by side or one behind the other make an elongated blob
+            q <= params.max_round_area and solidity >= 0.9 and 0.77 <= rel <= 1.3
         )
         if single:
             evidence = min(1.0, q / 0.6) * min(1.0, solidity / 0.9) * (1.0 if 0.7 <= rel <= 1.45 else 0.8)
@@ -533,7 +543,7 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
             out.append(Candidate(
                 (b.x0 + vx) / sc + x0, (b.y0 + vy) / sc + y0, min(r_vis, 1.3 * r) / sc, float(e), True, r / sc, q,
             ))
-    return CandidateSet(tuple(out), k, aspect, sc, work.hsv, work.mask)
+    return CandidateSet(tuple(out), k, aspect, sc, work.hsv, work.mask, work.crop)
 
 
 def visible_parts(

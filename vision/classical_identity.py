@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 from numpy.typing import NDArray
 
@@ -59,9 +60,13 @@ class ColourStats:
     hue_spread: float  # 0 (one hue) .. 1 (all hues)
     sat: float = 0.0  # median saturation of the whole disc
     val: float = 0.0  # median brightness of the whole disc
+    chroma: float = 1.0  # median of (Cr, Cb) distance from grey over luma: colourfulness, light-independent
+    cb: float = 128.0  # median blue-difference (YCrCb): low for yellows and oranges
 
 
-def colour_stats(hsv: U8, x: float, y: float, r: float, aspect: float, bright: float) -> ColourStats:
+def colour_stats(
+    hsv: U8, x: float, y: float, r: float, aspect: float, bright: float, bgr: U8 | None = None
+) -> ColourStats:
     """Colour fractions inside the circle at (x, y), radius ``r`` (image pixels), shrunk to 0.7."""
     fx, fy = square_factors(aspect)
     rx = max(1.0, 0.7 * r * math.sqrt(fx * fy) / fx)
@@ -88,9 +93,15 @@ def colour_stats(hsv: U8, x: float, y: float, r: float, aspect: float, bright: f
         val = float(np.median(v[sat]))
     else:
         hue, spread, val = -1.0, 1.0, 0.0
+    chroma, cb = 1.0, 128.0
+    if bgr is not None:
+        ycc = cv2.cvtColor(bgr[y0:y1, x0:x1], cv2.COLOR_BGR2YCrCb).reshape(-1, 3).astype(np.float32)
+        q = ycc[inside] if inside.any() else ycc
+        chroma = float(np.median(np.hypot(q[:, 1] - 128.0, q[:, 2] - 128.0) / np.maximum(q[:, 0], 1.0)))
+        cb = float(np.median(q[:, 2]))
     return ColourStats(
         float(white.sum()) / n, float(black.sum()) / n, hue, float(sat.sum()) / n, val, spread,
-        float(np.median(s)), float(np.median(v)),
+        float(np.median(s)), float(np.median(v)), chroma, cb,
     )
 
 
@@ -156,7 +167,9 @@ def plausible(c: Candidate, s: ColourStats, region: TableRegion) -> bool:
       stripe (a hand with a watch, a sleeve, the cue's wrap have several).
     * A circle cut out of a large blob (a hand, an arm, the cue over the table, balls touching
       them) must stand out as a ball does: white, black, or a strongly saturated colour. Skin and
-      wood are only moderately saturated; the paint of a ball is not.
+      wood are only moderately saturated, in HSV and in YCrCb chroma relative to luma (the
+      yellows and oranges, whose blue-difference is low, are never skin); the paint of a ball is
+      strongly coloured.
     """
     in_hole = any(math.hypot(c.x - hx, c.y - hy) < 1.5 * hr for hx, hy, hr in region.holes_px)
     if in_hole and s.hue_weight < 0.5 and s.white < 0.3:
@@ -164,7 +177,7 @@ def plausible(c: Candidate, s: ColourStats, region: TableRegion) -> bool:
     if s.hue_weight >= 0.2 and s.hue_spread > 0.3:
         return False
     plain = s.white >= 0.3 or s.black >= 0.4
-    if c.blob > BIG_BLOB and not plain and s.sat < 120:
+    if c.blob > BIG_BLOB and not plain and (s.sat < 120 or (s.cb > 92 and s.chroma < 0.3)):
         return False
     return not (c.blob > HUGE_BLOB and not plain and s.sat < 150)
 
@@ -183,7 +196,9 @@ def identify(
     hsv, sc, aspect = found.hsv, found.scale, found.aspect
     values = hsv[..., 2][found.mask > 0][::5]
     bright = float(np.percentile(values, 95)) if values.size else max(60.0, float(region.cloth.val))
-    stats = [colour_stats(hsv, (c.x - x0) * sc, (c.y - y0) * sc, c.radius * sc, aspect, bright) for c in cands]
+    stats = [
+        colour_stats(hsv, (c.x - x0) * sc, (c.y - y0) * sc, c.radius * sc, aspect, bright, found.bgr) for c in cands
+    ]
     keep = []
     for c, s in zip(cands, stats, strict=True):
         if not plausible(c, s, region):
