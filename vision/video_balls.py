@@ -52,8 +52,16 @@ class CircleParams:
     * ``min_cover``: fraction of a candidate disc (radius ``0.85 r``) that must be foreground.
     * ``ring_in``/``ring_out``/``max_unexplained``: fraction of the ring around a candidate in a
       crowded piece that may be foreground no other candidate explains. Lower rejects more arm and
-      cue pieces, and also balls a cue tip or a hand touches.
+      cue pieces, and also balls a cue tip or a hand touches. ``vote_slack`` raises that limit per
+      Hough vote (per pixel of radius) above 1.5, up to two: a clear outline is a ball even beside
+      a neighbour the transform missed.
     * ``min_votes``: Hough votes (per pixel of radius) a circle needs in a crowded piece.
+    * ``faint_area``/``faint_votes``/``faint_cover``: a piece smaller than ``min_area`` but larger
+      than ``faint_area`` discs (a highlight, a number disc) is searched for a circle of the
+      expected size with at least ``faint_votes`` votes, which then needs ``faint_cover`` of its
+      disc changed from the empty table in any way (shading included) rather than ``min_cover``
+      in the foreground; crowd circles with that many votes are held to the same.
+      Lower finds more balls of the cloth's colour, and more round things that are not balls.
     * ``edge_min``: colour gradient (Sobel, 0-255 channels) an edge pixel needs to vote.
     * ``sizes``: the objects' radii relative to ``r`` (a carrom striker is about 1.33 men).
     """
@@ -63,12 +71,16 @@ class CircleParams:
     max_width: float = 1.4
     single_area: float = 1.6
     single_fill: float = 1.7
-    max_blur: float = 7.0
+    max_blur: float = 12.0
     min_cover: float = 0.8
     ring_in: float = 1.3
     ring_out: float = 1.7
     max_unexplained: float = 0.3
+    vote_slack: float = 0.12
     min_votes: float = 1.2
+    faint_area: float = 0.08
+    faint_votes: float = 2.0
+    faint_cover: float = 0.3
     edge_min: float = 60.0
     sizes: tuple[float, ...] = (1.0,)
 
@@ -167,34 +179,52 @@ class ObjectFinder:
     """Finds round objects of the expected size; see the module docstring."""
 
     def __init__(self, radius_map: F32, centre_mask: U8, scale: float, box: tuple[int, int, int, int],
-                 params: CircleParams | None = None) -> None:
+                 params: CircleParams | None = None, table_xy: tuple[F32, F32] | None = None,
+                 radius_mm: float = 0.0) -> None:
+        """``table_xy`` (table mm of every work pixel on the ball plane) and ``radius_mm`` let two
+        candidates be kept apart by the balls' real size: a steep view foreshortens the image
+        distance between touching balls, never their silhouettes."""
+        self.table_xy = table_xy
+        self.radius_mm = radius_mm
         self.radius_map = radius_map
         self.centre_mask = centre_mask
         self.scale = scale
         self.box = box
         self.p = params or CircleParams()
         self.streaks: list[Circle] = []
+        self.labels: I32 = np.zeros((1, 1), np.int32)
+        self.pieces: list[Piece] = []
 
-    def find(self, mask: U8, image: U8) -> list[Circle]:
+    def find(self, mask: U8, image: U8, changed: U8 | None = None) -> list[Circle]:
         """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame.
 
         Also keeps, in :attr:`streaks`, ball-wide capsules cut out of crowded pieces (a ball struck
         so fast that it is a smear joined to the cue, or to the ball it just hit): whether one is a
         ball depends on whether a ball was just there, which the caller knows.
+
+        ``changed`` (0/255, optional): pixels that differ from the empty table in any way, shading
+        included; circles with many votes may rest on it instead of on ``mask``.
         """
         p = self.p
         labels, found = pieces(mask)
+        self.labels = labels
+        self.pieces = found
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         singles: list[Circle] = []
         crowd: list[tuple[float, float, float]] = []
         crowded: list[tuple[Piece, float]] = []
+        faint: list[tuple[float, float, float]] = []
         for pc in found:
             r = float(self.radius_map[min(int(pc.cy), mask.shape[0] - 1), min(int(pc.cx), mask.shape[1] - 1)])
             disc = math.pi * r * r
-            if pc.area < p.min_area * disc:
+            if pc.area < p.faint_area * disc:
                 continue
             x0, y0, x1, y1 = pc.box
             own = labels[y0:y1, x0:x1] == pc.label
+            if pc.area < p.min_area * disc:
+                # a highlight or a number disc alone: a ball of nearly the cloth's colour?
+                faint.extend(self._faint(image, pc, r))
+                continue
             d = np.where(own, dist[y0:y1, x0:x1], 0.0)
             peak = float(d.max())
             if peak < p.min_width * r:
@@ -208,13 +238,32 @@ class ObjectFinder:
                 continue
             blur = self._blurred(own, x0, y0, pc, peak, r)
             if blur is not None:
-                singles.append(blur)
+                # two balls touching make the same capsule as one smeared ball: their outlines
+                # give two clear circles, a smear gives none
+                pair = [c for c in self._hough(image, own, x0, y0, r) if c[2] >= p.faint_votes]
+                if len(pair) < 2:
+                    singles.append(blur)
+                    continue
+                crowd.extend(pair)
                 continue
             crowd.extend(self._hough(image, own, x0, y0, r))
             crowded.append((pc, r))
-        found_circles = singles + self._validate(crowd, mask, singles)
+        support = mask if changed is None else changed
+        found_circles = singles + self._validate(crowd, mask, singles, support=support)
+        found_circles += self._validate(faint, mask, found_circles, faint=True, support=support)
         self.streaks = self._streaks(labels, crowded, found_circles)
         return found_circles
+
+    def _faint(self, image: U8, pc: Piece, r: float) -> list[tuple[float, float, float]]:
+        """Strong circles of the expected size around a small piece of foreground."""
+        x0, y0, x1, y1 = pc.box
+        g = int(math.ceil(1.3 * r))
+        h, w = self.centre_mask.shape
+        bx0, by0 = max(0, x0 - g), max(0, y0 - g)
+        bx1, by1 = min(w, x1 + g), min(h, y1 + g)
+        area = np.ones((by1 - by0, bx1 - bx0), dtype=bool)
+        got = self._hough(image, area, bx0, by0, r, min_votes=self.p.faint_votes)
+        return [(x, y, v) for x, y, v in got if math.hypot(x - pc.cx, y - pc.cy) < 0.85 * r]
 
     def _streaks(self, labels: I32, crowded: list[tuple[Piece, float]], circles: list[Circle]) -> list[Circle]:
         """Ball-wide capsules in crowded pieces once found discs and thin parts are removed."""
@@ -290,14 +339,15 @@ class ObjectFinder:
         return 0 <= xi < w and 0 <= yi < h and bool(self.centre_mask[yi, xi])
 
     # -- crowded pieces --------------------------------------------------------------------------
-    def _hough(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float) -> list[tuple[float, float, float]]:
+    def _hough(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float,
+               min_votes: float | None = None) -> list[tuple[float, float, float]]:
         """Circle centres (work px) in the piece, from a fixed-radius Hough transform at full res."""
         p = self.p
         s = self.scale
         bx, by = self.box[0], self.box[1]
         h_img, w_img = image.shape[:2]
         rf = r / s
-        pad = int(math.ceil(0.5 * rf)) + 2
+        pad = int(math.ceil(0.9 * rf)) + 2
         fx0 = max(0, int(math.floor(x0 / s)) + bx - pad)
         fy0 = max(0, int(math.floor(y0 / s)) + by - pad)
         fx1 = min(w_img, int(math.ceil((x0 + own.shape[1]) / s)) + bx + pad)
@@ -316,7 +366,9 @@ class ObjectFinder:
         if ys1 <= ys0 or xs1 <= xs0:
             return []
         allow[ys0:ys1, xs0:xs1] = m[ys0 - oy:ys1 - oy, xs0 - ox:xs1 - ox]
-        allow = np.asarray(cv2.dilate(allow, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))), dtype=np.uint8)
+        grow = int(2 * round(0.6 * rf) + 1)  # the outer rim of a ball of the cloth's colour votes too
+        allow = np.asarray(cv2.dilate(allow, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))),
+                           dtype=np.uint8)
         f = roi.astype(np.float32)
         gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
@@ -340,7 +392,7 @@ class ObjectFinder:
         grid = cv2.GaussianBlur(acc.reshape(hh, ww), (0, 0), 1.0)
         k = max(3, int(2 * round(0.9 * rf) + 1))
         dil = cv2.dilate(grid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        py, px = np.nonzero((grid >= dil) & (grid >= p.min_votes * rf))
+        py, px = np.nonzero((grid >= dil) & (grid >= (p.min_votes if min_votes is None else min_votes) * rf))
         if len(px) == 0:
             return []
         vals = grid[py, px]
@@ -358,8 +410,37 @@ class ObjectFinder:
             out.append((wx, wy, float(vals[i]) / rf))
         return out
 
-    def _validate(self, crowd: list[tuple[float, float, float]], mask: U8, singles: list[Circle]) -> list[Circle]:
-        """Keep crowd candidates that are covered, spaced like balls and explain their ring."""
+    def _too_close(self, x: float, y: float, r: float, x2: float, y2: float, r2: float) -> bool:
+        """Closer than two balls can be (measured on the table when the view is calibrated)."""
+        if self.table_xy is None or self.radius_mm <= 0:
+            return (x - x2) ** 2 + (y - y2) ** 2 < (0.85 * (r + r2)) ** 2
+        p1, p2 = self._table_at(x, y), self._table_at(x2, y2)
+        d = math.hypot(p1[0] - p2[0], p1[1] - p2[1])
+        return d < 0.8 * self.radius_mm * (r + r2) / max(1e-6, r)
+
+    def _table_at(self, x: float, y: float) -> tuple[float, float]:
+        """Table mm (ball plane) at a sub-pixel work position, bilinear in the precomputed maps."""
+        assert self.table_xy is not None
+        tx, ty = self.table_xy
+        h, w = tx.shape
+        x = min(w - 1.001, max(0.0, x))
+        y = min(h - 1.001, max(0.0, y))
+        j, i = int(x), int(y)
+        fx, fy = x - j, y - i
+
+        def lerp(m: F32) -> float:
+            return float((m[i, j] * (1 - fx) + m[i, j + 1] * fx) * (1 - fy)
+                         + (m[i + 1, j] * (1 - fx) + m[i + 1, j + 1] * fx) * fy)
+
+        return lerp(tx), lerp(ty)
+
+    def _validate(self, crowd: list[tuple[float, float, float]], mask: U8, singles: list[Circle],
+                  faint: bool = False, support: U8 | None = None) -> list[Circle]:
+        """Keep crowd candidates that are covered, spaced like balls and explain their ring.
+
+        A circle with many votes (``faint_votes``) needs only ``faint_cover`` of its disc in the
+        foreground: a ball of the cloth's own colour shows only its highlight, number and rim.
+        """
         p = self.p
         h, w = mask.shape
         kept: list[tuple[float, float, float, float]] = []  # x, y, r, votes
@@ -367,20 +448,27 @@ class ObjectFinder:
             if not self._may_centre(x, y):
                 continue
             r = float(self.radius_map[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))])
-            if any((x - kx) ** 2 + (y - ky) ** 2 < (0.85 * (r + kr)) ** 2 for kx, ky, kr, _ in kept):
+            if faint and votes < p.faint_votes:
                 continue
-            if any((x - c.x) ** 2 + (y - c.y) ** 2 < (0.85 * (r + c.r)) ** 2 for c in singles):
+            if any(self._too_close(x, y, r, kx, ky, kr) for kx, ky, kr, _ in kept):
+                continue
+            if any(self._too_close(x, y, r, c.x, c.y, c.r * c.size) for c in singles):
                 continue
             cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
-            if cover < p.min_cover:
+            strong = votes >= p.faint_votes
+            if cover < p.min_cover and not strong:
                 continue
+            if cover < p.min_cover:
+                seen = float(_sample(support if support is not None else mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+                if seen < p.faint_cover:
+                    continue
             kept.append((x, y, r, votes))
         if not kept:
             return []
         centres = np.array([[k[0], k[1]] for k in kept] + [[c.x, c.y] for c in singles], dtype=np.float32)
         reach = (1.1 * np.array([k[2] for k in kept] + [c.r for c in singles], dtype=np.float32)) ** 2
         out = []
-        for i, (x, y, r, _votes) in enumerate(kept):
+        for i, (x, y, r, votes) in enumerate(kept):
             ring = _annulus(p.ring_in * r, p.ring_out * r)
             fg = _sample(mask, y, x, ring)
             pts = np.column_stack([ring[1] + round(x), ring[0] + round(y)]).astype(np.float32)
@@ -388,7 +476,10 @@ class ObjectFinder:
             d2[:, i] = np.inf
             others = (d2 <= reach[None, :]).any(axis=1)
             unexplained = float((fg & ~others).mean())
-            if unexplained > p.max_unexplained:
+            # a clear circular outline may sit beside a ball the transform missed (one of the
+            # cloth's colour in a rack): the more votes, the more unexplained ring it may have
+            allowed = p.max_unexplained + p.vote_slack * min(2.0, max(0.0, votes - 1.5))
+            if unexplained > allowed:
                 continue
             cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
             out.append(Circle(x, y, r, 1.0, cover, unexplained, "crowd"))

@@ -135,13 +135,18 @@ def _chroma_difference(f: F32, ref: F32, ref_sum: F32, f_sum: F32) -> tuple[F32,
 class Background:
     """Per-pixel background colour of the work image; see the module docstring."""
 
-    def __init__(self, first: U8, cloth: F32, objects: U8, params: ForegroundParams | None = None) -> None:
-        """``objects``: 255 where the first frame has objects (painted over with ``cloth``)."""
+    def __init__(self, first: U8, cloth: F32, objects: U8, params: ForegroundParams | None = None,
+                 unverified: U8 | None = None) -> None:
+        """``objects``: 255 where the first frame has objects (painted over with ``cloth``);
+        ``unverified``: where the first frame's background is a guess (the objects and their
+        shadows), ``objects`` when not given."""
         self.p = params or ForegroundParams()
         bg = first.astype(np.float32)
         cv2.copyTo(cloth, objects, bg)
         self.image: F32 = bg
         self.cloth: F32 = cloth
+        #: painted over on the first frame: a guess until seen uncovered (see :meth:`reveal`)
+        self.unverified: U8 = (objects if unverified is None else unverified).copy()
         self._sum: F32 = channel_sum(bg)
         self._cloth_sum: F32 = channel_sum(cloth)
         #: current thresholds (chroma, brightness), measured from the noise as the video runs
@@ -203,6 +208,19 @@ class Background:
             self._noise = (0.8 * self._noise[0] + 0.2 * c99, 0.8 * self._noise[1] + 0.2 * d99)
         self.chroma_threshold = max(p.chroma_floor, p.noise_factor * self._noise[0])
         self.bright_threshold = max(p.bright_floor, p.noise_factor * self._noise[1])
+
+    def reveal(self, img: U8, where: U8) -> None:
+        """Learn ``img`` at once where ``where`` (0/255) marks painted-over pixels now uncovered.
+
+        The first frame's objects were painted out with the cloth estimate; what they covered (a
+        spot, a line, the cloth's own texture) is only known once they move away.
+        """
+        m = cv2.bitwise_and(where, self.unverified)
+        if not m.any():
+            return
+        cv2.copyTo(img.astype(np.float32), m, self.image)
+        self.unverified = np.asarray(cv2.bitwise_and(self.unverified, cv2.bitwise_not(m)), dtype=np.uint8)
+        self._sum = channel_sum(self.image)
 
     def refresh(self) -> None:
         """Recompute cached sums after :attr:`image` was edited in place."""

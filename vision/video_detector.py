@@ -64,6 +64,11 @@ VIDEO_TABLES = ("pool", "bar-billiards", "carrom")
 class VideoParams:
     """Every threshold of the video detector in one place (see each part's own parameters).
 
+    * ``reveal_piece``: what the first frame's objects hid is learned once uncovered; a piece of
+      foreground larger than this many balls (a hand, an arm) over it postpones that.
+    * ``shading``: brightness change (either way) that counts as *something changed* when a
+      strong circle is checked for support: a ball of the cloth's own colour differs from the
+      cloth only by its shading (a darker rim, a highlight).
     * ``update_every``: frames between background updates (the light changes slowly; updating
       less often saves time).
     * ``memory``: weight of an object's past colour evidence against this frame's (0: no memory),
@@ -90,6 +95,8 @@ class VideoParams:
     colour_cost: float = 4.0
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
+    reveal_piece: float = 1.5
+    shading: float = 0.12
 
 
 @dataclass
@@ -139,10 +146,11 @@ class VideoDetector:
             sizes = (1.0, self.spec.object_radius["striker"] / self.view.radius_mm) \
                 if "striker" in self.spec.object_radius else (1.0,)
             circles = replace(self.p.circles, sizes=sizes)
+            xy = (self.view.table_x, self.view.table_y)
             self._finder = ObjectFinder(self.view.radius_map, self.view.centre_mask, self.view.scale, self.view.box,
-                                        circles)
+                                        circles, xy, self.view.radius_mm)
             self._start_finder = ObjectFinder(self.view.radius_map, self.view.rest_mask, self.view.scale,
-                                              self.view.box, circles)
+                                              self.view.box, circles, xy, self.view.radius_mm)
             self._max_hole = float(math.pi * float(np.median(self.view.radius_map)) ** 2 * 1.2)
             self.reset()
         return self.view
@@ -155,9 +163,10 @@ class VideoDetector:
         cloth, _ = cloth_field(work, view.surface_mask, r_med)
         probe = Background(work, cloth, np.full(work.shape[:2], 255, np.uint8),
                            replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
-        fg, _, _ = probe.foreground(work)
+        fg, k0, _ = probe.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
-        found = self._start_finder.find(fg, image)
+        changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        found = self._start_finder.find(fg, image, changed)
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -165,6 +174,7 @@ class VideoDetector:
             occupied = [pr.name for pr in self._prints.survey(work, cloth, found)]
         objects = np.zeros(work.shape[:2], np.uint8)
         cores = np.zeros(work.shape[:2], np.uint8)
+        guess = np.zeros(work.shape[:2], np.uint8)  # objects and their shadows
         for c in found:
             under = [sd for sd in view.statics
                      if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
@@ -172,7 +182,8 @@ class VideoDetector:
                 continue  # a hole, a pin or an empty printed circle, not an object
             cv2.circle(objects, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
             cv2.circle(cores, (int(round(c.x)), int(round(c.y))), int(round(c.r * c.size)), 255, -1)
-        self.background = Background(work, cloth, objects, self.p.foreground)
+            cv2.circle(guess, (int(round(c.x)), int(round(c.y))), int(round(2.5 * c.r * c.size)), 255, -1)
+        self.background = Background(work, cloth, objects, self.p.foreground, guess)
         if self._prints is not None:
             self._prints.paint(work, cloth, self.background.image, occupied, cores)
             self.background.refresh()
@@ -197,7 +208,10 @@ class VideoDetector:
         assert bg is not None and finder is not None
         fg, k, _ = bg.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
-        circles = finder.find(fg, image)
+        changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        circles = finder.find(fg, image, changed)
+        if bg.unverified.any():
+            circles = self._drop_ghosts(work, circles, bg)
         circles += self._lost_streaks(finder.streaks, circles)
         circles += self._on_prints(work, fg, circles, bg)
         detections = self._name(image, circles, bg)
@@ -206,12 +220,59 @@ class VideoDetector:
             detections += self._pins.detect(image, None, balls_px, fg)
         self._frame += 1
         if self._frame % self.p.update_every == 0:
-            protect = fg.copy()
-            for c in circles:
-                cv2.circle(protect, (int(round(c.x)), int(round(c.y))), int(round(1.5 * c.r * c.size)), 255, -1)
+            discs = np.zeros(fg.shape, np.uint8)
+            near = np.zeros(fg.shape, np.uint8)  # an object and the shadow it casts
+            for c in circles + [m for m in self._ghost_guard()]:
+                cv2.circle(discs, (int(round(c.x)), int(round(c.y))), int(round(1.5 * c.r * c.size)), 255, -1)
+                cv2.circle(near, (int(round(c.x)), int(round(c.y))), int(round(2.6 * c.r * c.size)), 255, -1)
+            if bg.unverified.any():
+                bg.reveal(work, self._uncovered(fg, near))
+            protect = cv2.bitwise_or(fg, discs)
             bg.update(work, fg, protect, k, every=self.p.update_every)
-        self.debug = {"fg": fg, "work": work, "circles": circles}
+        self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
+
+    def _drop_ghosts(self, work: U8, circles: list[Circle], bg: Background) -> list[Circle]:
+        """Objects of the first frame leave *ghosts* when they move: the cloth they covered was
+        painted with an estimate that is never exact. A disc found where the first frame was
+        painted over, and as flat as bare cloth there, is such a ghost: it is learned at once."""
+        keep: list[Circle] = []
+        h, w = work.shape[:2]
+        for c in circles:
+            xi, yi = int(round(c.x)), int(round(c.y))
+            if not (0 <= xi < w and 0 <= yi < h) or not bg.unverified[yi, xi]:
+                keep.append(c)
+                continue
+            n = int(math.ceil(0.8 * c.r))
+            ya, yb, xa, xb = max(0, yi - n), min(h, yi + n + 1), max(0, xi - n), min(w, xi + n + 1)
+            now = work[ya:yb, xa:xb].astype(np.float32).reshape(-1, 3)
+            bare = bg.cloth[ya:yb, xa:xb].reshape(-1, 3)
+            k = (now.sum(axis=1) + 3.0) / (bare.sum(axis=1) + 3.0)
+            tint = np.abs(now - bare * k[:, None]).sum(axis=1) / (now.sum(axis=1) + 30.0)
+            if abs(float(k.mean()) - 1.0) < 0.15 and float(k.std()) < 0.08 and float(tint.mean()) < 0.1:
+                mask = np.zeros(work.shape[:2], np.uint8)
+                cv2.circle(mask, (xi, yi), int(round(1.5 * c.r)), 255, -1)
+                bg.reveal(work, mask)
+                continue
+            keep.append(c)
+        return keep
+
+    def _ghost_guard(self) -> list[Circle]:
+        """Where objects were seen a moment ago (hidden or smeared now): not to be learned."""
+        return [Circle(m.x, m.y, m.r, 1.0, 1.0, 0.0, "memo") for m in self._memos if m.age > 0]
+
+    def _uncovered(self, fg: U8, discs: U8) -> U8:
+        """Pixels painted out on the first frame that no object covers now: no found object, no
+        recent one, no large piece of foreground (a hand, an arm) over them."""
+        finder = self._finder
+        assert finder is not None and self.view is not None
+        disc_area = math.pi * float(np.median(self.view.radius_map)) ** 2
+        large = np.zeros(len(finder.pieces) + 1, np.uint8)
+        for pc in finder.pieces:
+            if pc.area > self.p.reveal_piece * disc_area:
+                large[pc.label] = 255
+        busy = cv2.dilate(large[finder.labels], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        return np.asarray(cv2.bitwise_not(cv2.bitwise_or(discs, busy)), dtype=np.uint8)
 
     def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background) -> list[Circle]:
         """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`)."""

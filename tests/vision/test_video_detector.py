@@ -1,0 +1,169 @@
+"""The calibrated video detector on frames rendered by the simulator, with their truth.
+
+Frames are rendered in memory (no video file): a scenario's states through a seeded camera. The
+detector learns the table from the first frame, so every test feeds a short run of frames, as a
+camera would.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tableref.calibration.spec import load_table
+from tableref.errors import UserError
+from tableref.simulator.render import Renderer
+from tableref.simulator.render_look import random_look
+from tableref.simulator.scenarios import run_scenario
+from tableref.simulator.state import CueState, FrameState, HandState, ObjectState, ObjectStatus
+from tableref.vision.detect import Detection
+from tableref.vision.pipeline import load_calibration
+from tableref.vision.video_detector import VideoDetector
+from tableref.vision.video_geometry import camera_from_homography
+
+
+class Scene:
+    """A scenario, its renderer and the venue calibration of its camera."""
+
+    def __init__(self, game: str, scenario: str, seed: int) -> None:
+        self.sim = run_scenario(game, scenario, seed)
+        self.spec = load_table(self.sim.table)
+        self.look = random_look(self.spec, seed)
+        self.renderer = Renderer(self.spec, self.look)
+        cam = self.look.camera
+        calibration: dict[str, Any] = {
+            "homography": cam.homography(self.look.object_plane_z).tolist(),
+            "camera": {"K": cam.K.tolist(), "distortion": list(cam.dist) if cam.has_distortion else None},
+        }
+        mapping = load_calibration(calibration)
+        assert mapping is not None
+        self.mapping = mapping
+
+    def detector(self) -> VideoDetector:
+        return VideoDetector(self.sim.table, self.mapping)
+
+    def run(self, detector: VideoDetector, frames: list[FrameState]) -> list[tuple[Detection, ...]]:
+        return [detector.detect(self.renderer.render(f)) for f in frames]
+
+
+def on_cloth(frame: FrameState) -> list[ObjectState]:
+    return [o for o in frame.objects if o.status is ObjectStatus.ON_TABLE and o.kind not in ("pin", "card")]
+
+
+def match(scene: Scene, frame: FrameState, dets: tuple[Detection, ...]) -> tuple[int, int, int, int]:
+    """(found, missed, false, right labels) of ball detections against the frame's truth."""
+    balls = [d for d in dets if not d.group.startswith("pin")]
+    truth = on_cloth(frame)
+    px = scene.mapping.to_image([(o.x, o.y) for o in truth]) if truth else np.zeros((0, 2))
+    used: set[int] = set()
+    right = 0
+    for o, (x, y) in zip(truth, px, strict=True):
+        near = [(math.hypot(d.x - x, d.y - y), j) for j, d in enumerate(balls) if j not in used]
+        near = [q for q in near if q[0] < 0.7 * balls[q[1]].radius]
+        if not near:
+            continue
+        j = min(near)[1]
+        used.add(j)
+        want = o.label or o.id if scene.spec.name == "pool" else o.kind
+        right += balls[j].label == want
+    return len(used), len(truth) - len(used), len(balls) - len(used), right
+
+
+def test_camera_pose_recovered_from_the_ball_plane_homography() -> None:
+    scene = Scene("bar-billiards", "break-off", 3)
+    cam = scene.look.camera
+    z = scene.look.object_plane_z
+    got = camera_from_homography(cam.homography(z), cam.K, np.asarray(cam.dist), z, (cam.width, cam.height))
+    pts = np.array([[100.0, 50.0, 0.0], [1000.0, 400.0, 45.0], [2000.0, 700.0, 23.0]])
+    assert np.abs(got.project(pts) - cam.project(pts)).max() < 0.05
+
+
+def test_pool_rack_and_cue_ball_found_and_numbered() -> None:
+    scene = Scene("up-and-down", "break", 4)
+    frames = list(scene.sim.frames[:8])
+    dets = scene.run(scene.detector(), frames)
+    found = missed = false = right = 0
+    for frame, d in zip(frames[3:], dets[3:], strict=True):
+        f, m, fp, r = match(scene, frame, d)
+        found, missed, false, right = found + f, missed + m, false + fp, right + r
+    assert found / (found + missed) >= 0.95
+    assert false <= 0.02 * found
+    assert right / found >= 0.9
+    for d in dets[-1]:
+        n = int(d.label.split("-")[1])
+        assert d.group == ("cue" if n == 0 else "eight" if n == 8 else "solid" if n < 8 else "stripe")
+
+
+def test_bar_billiards_balls_named_and_pins_standing() -> None:
+    scene = Scene("bar-billiards", "potting-visit", 2)
+    frames = list(scene.sim.frames[:6])
+    dets = scene.run(scene.detector(), frames)
+    f, m, fp, r = match(scene, frames[-1], dets[-1])
+    assert (m, fp) == (0, 0) and r == f > 0
+    pins = {d.label: d.group for d in dets[-1] if d.group.startswith("pin")}
+    assert pins == {p.id: "pin-standing" for p in scene.spec.pins}
+
+
+def test_carrom_pieces_named() -> None:
+    scene = Scene("carroms", "pot", 3)
+    frames = list(scene.sim.frames[:6])
+    dets = scene.run(scene.detector(), frames)
+    f, m, fp, r = match(scene, frames[-1], dets[-1])
+    assert m == 0 and fp == 0 and r >= f - 1
+
+
+def test_hand_and_cue_over_the_table_make_no_balls() -> None:
+    scene = Scene("bar-billiards", "break-off", 4)
+    still = scene.sim.frames[0]
+    det = scene.detector()
+    scene.run(det, [still, still])
+    L, W = scene.spec.length_mm, scene.spec.width_mm
+    busy = [
+        replace(still, hands=(HandState(0.45 * L, 0.5 * W, 0.0),)),
+        replace(still, hands=(HandState(0.3 * L, 0.3 * W, 0.6),)),
+        replace(still, cue=CueState((0.35 * L, 0.7 * W), 0.3)),
+        replace(still, hands=(HandState(0.6 * L, 0.65 * W, math.pi),), cue=CueState((0.5 * L, 0.4 * W), 2.5)),
+    ]
+    for frame, dets in zip(busy, scene.run(det, busy), strict=True):
+        f, m, fp, _ = match(scene, frame, dets)
+        assert fp == 0, f"a hand or cue made {fp} false balls"
+
+
+def test_pin_fallen_then_standing_again() -> None:
+    scene = Scene("bar-billiards", "break-off", 5)
+    still = scene.sim.frames[0]
+    det = scene.detector()
+    scene.run(det, [still] * 3)
+    pin = next(p for p in scene.spec.pins if p.id == "pin-200")
+    a = math.radians(20.0)
+    fallen_pin = ObjectState(pin.id, "pin", pin.x + 0.5 * pin.height * math.cos(a), pin.y + 0.5 * pin.height * math.sin(a),
+                             pin.radius, status=ObjectStatus.FALLEN, angle=20.0, label=pin.id, colour=pin.colour)
+    fallen = replace(still, objects=tuple(fallen_pin if o.id == pin.id else o for o in still.objects))
+    dets = scene.run(det, [fallen] * 3)[-1]
+    groups = {d.label: d.group for d in dets if d.group.startswith("pin")}
+    assert groups["pin-200"] == "pin-fallen"
+    assert all(g == "pin-standing" for k, g in groups.items() if k != "pin-200")
+    where = next(d for d in dets if d.label == "pin-200")
+    mm = scene.mapping.to_table([(where.x, where.y)])[0]
+    assert math.hypot(mm[0] - fallen_pin.x, mm[1] - fallen_pin.y) < 15.0
+    dets = scene.run(det, [still] * 2)[-1]
+    assert {d.label: d.group for d in dets if d.group.startswith("pin")}["pin-200"] == "pin-standing"
+
+
+def test_reset_forgets_the_table_and_bad_input_is_refused() -> None:
+    scene = Scene("bar-billiards", "break-off", 6)
+    det = scene.detector()
+    scene.run(det, list(scene.sim.frames[:2]))
+    assert det.background is not None
+    det.reset()
+    assert det.background is None
+    dets = scene.run(det, [scene.sim.frames[0]])[0]
+    assert match(scene, scene.sim.frames[0], dets)[1] == 0
+    with pytest.raises(UserError):
+        det.detect(np.zeros((10, 10), np.uint8))
+    with pytest.raises(UserError):
+        VideoDetector("cards", scene.mapping)
