@@ -249,7 +249,7 @@ def auto_corners(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = Non
     work = image
     if intrinsics is not None:
         work = cv2.undistort(image, intrinsics.k, intrinsics.d)
-    fit = find_surface(work, aspect=spec.length_mm / spec.width_mm)
+    fit = find_surface(work, aspect=spec.length_mm / spec.width_mm, table=spec.name)
     check_table_kind(spec, fit)
     quad_ideal = np.asarray(refine_quad(work, fit), dtype=np.float64)
     quad_raw = distort_pixels(quad_ideal, intrinsics)

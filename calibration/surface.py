@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -89,20 +90,51 @@ def _weighted_hist(hsv: U8, weight: NDArray[Any]) -> NDArray[np.float32]:
     return hist.reshape(36, 16).astype(np.float32)
 
 
+@lru_cache(maxsize=8)
+def _centre_prior(rows: int, cols: int) -> FloatArray:
+    """A broad Gaussian over the picture: the table is usually in the middle of the frame."""
+    yy = (np.arange(rows, dtype=np.float32) - rows / 2) / (rows / 2)
+    xx = (np.arange(cols, dtype=np.float32) - cols / 2) / (cols / 2)
+    prior = np.exp(-(yy[:, None] ** 2 + xx[None, :] ** 2) / (2 * 0.45**2)).astype(np.float64)
+    prior.setflags(write=False)
+    return prior
+
+
+def shrink(image: U8, size: tuple[int, int]) -> U8:
+    """Downscale with little aliasing and little cost: halvings by pyramid, then bilinear."""
+    out = image
+    while out.shape[1] >= 2 * size[0] and out.shape[0] >= 2 * size[1]:
+        out = cv2.pyrDown(out)
+    return cv2.resize(out, size, interpolation=cv2.INTER_LINEAR)
+
+
+def distance_luts(cloth: ClothModel) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Per-channel look-up tables (hue, saturation) whose sum is the squared cloth distance."""
+    h = np.arange(256, dtype=np.float32)
+    dh = np.abs(h - cloth.hue)
+    dh = np.minimum(dh, 180.0 - dh)
+    dh[180:] = 90.0
+    lut_h = ((dh / (2.0 * cloth.hue_sigma)) ** 2).astype(np.float32)
+    lut_s = (((h - cloth.sat) / (2.0 * cloth.sat_sigma)) ** 2).astype(np.float32)
+    return lut_h.reshape(1, 256), lut_s.reshape(1, 256)
+
+
 def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
     """The dominant saturated colour of ``hsv``, favouring the image centre.
 
     Grey, white and near-black pixels get little weight: walls, floors and white rails are large
     but colourless, while every cloth and board is coloured.
     """
+    while hsv.shape[0] * hsv.shape[1] > 20000:  # a colour needs no more pixels than this
+        hsv = hsv[::2, ::2]
+        if weight is not None:
+            weight = weight[::2, ::2]
     h = hsv[..., 0].astype(np.float32)
     s = hsv[..., 1].astype(np.float32)
     v = hsv[..., 2].astype(np.float32)
     rows, cols = h.shape
     if weight is None:
-        yy = (np.arange(rows, dtype=np.float32) - rows / 2) / (rows / 2)
-        xx = (np.arange(cols, dtype=np.float32) - cols / 2) / (cols / 2)
-        weight = np.exp(-(yy[:, None] ** 2 + xx[None, :] ** 2) / (2 * 0.45**2)).astype(np.float64)
+        weight = _centre_prior(rows, cols)
     w = weight * np.clip((s - 25.0) / 50.0, 0.0, 1.0) * np.clip((v - 30.0) / 40.0, 0.0, 1.0)
     hist = _weighted_hist(hsv, w)
     hist = np.asarray(cv2.GaussianBlur(hist, (3, 3), 0), dtype=np.float32)
@@ -113,25 +145,23 @@ def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
     near = (_hue_dist(h, h0) < 12) & (np.abs(s - s0) < 48) & (v > 30) & (w > 0.05)
     if int(near.sum()) < 20:
         raise UserError("no table found: no large region of one cloth colour near the centre")
-    hs = h[near]
+    step = max(1, int(near.sum()) // 4000)  # medians of a few thousand pixels are plenty
+    hs, ss, vs = h[near][::step], s[near][::step], v[near][::step]
     # circular median around h0
     rel = ((hs - h0 + 90.0) % 180.0) - 90.0
     hue = float((h0 + np.median(rel)) % 180.0)
-    sat = float(np.median(s[near]))
-    val = float(np.median(v[near]))
+    sat = float(np.median(ss))
+    val = float(np.median(vs))
     rel2 = ((hs - hue + 90.0) % 180.0) - 90.0
     hue_sigma = float(max(2.5, 1.4826 * np.median(np.abs(rel2))))
-    sat_sigma = float(max(10.0, 1.4826 * np.median(np.abs(s[near] - sat))))
+    sat_sigma = float(max(10.0, 1.4826 * np.median(np.abs(ss - sat))))
     return ClothModel(hue=hue, sat=sat, val=val, hue_sigma=hue_sigma, sat_sigma=sat_sigma)
 
 
 def cloth_distance(hsv: U8, cloth: ClothModel) -> NDArray[np.float32]:
     """Per-pixel distance from the cloth colour in units of its spread (brightness ignored)."""
-    h = hsv[..., 0].astype(np.float32)
-    s = hsv[..., 1].astype(np.float32)
-    dh = _hue_dist(h, cloth.hue) / (cloth.hue_sigma * 2.0)
-    ds = (s - cloth.sat) / (cloth.sat_sigma * 2.0)
-    d = np.sqrt(dh * dh + ds * ds).astype(np.float32)
+    lut_h, lut_s = distance_luts(cloth)
+    d = np.sqrt(cv2.LUT(hsv[..., 0], lut_h) + cv2.LUT(hsv[..., 1], lut_s)).astype(np.float32)
     # near-black pixels have no reliable hue: pockets and dark clothes are not cloth
     dark = hsv[..., 2] < max(25.0, 0.22 * cloth.val)
     d[dark] = 10.0
@@ -171,8 +201,10 @@ def _fill_holes(mask: U8) -> U8:
 def segment_cloth(image: U8, max_side: int = WORK_SIZE) -> tuple[U8, ClothModel, float]:
     """The filled cloth region of ``image`` at a working scale; returns (mask, cloth, scale)."""
     rows, cols = image.shape[:2]
-    scale = min(1.0, max_side / max(rows, cols))
-    small = cv2.resize(image, (max(8, round(cols * scale)), max(8, round(rows * scale))), interpolation=cv2.INTER_AREA)
+    # an integer factor keeps OpenCV's area averaging on its fast path
+    f = max(1, round(max(rows, cols) / max_side))
+    small = cv2.resize(image, (max(8, cols // f), max(8, rows // f)), interpolation=cv2.INTER_AREA)
+    scale = small.shape[1] / cols
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     cloth = estimate_cloth(hsv)
     mask = cloth_mask(hsv, cloth)
@@ -268,7 +300,7 @@ def quad_from_mask(mask: U8, min_side_frac: float = 0.08) -> Quad:
     pts_all = np.concatenate(dense)
     edge_idx = np.asarray(edge_of)
     px = np.clip(np.round(pts_all).astype(np.int64), 0, [cols - 1, rows - 1])
-    supported = off_outline[px[:, 1], px[:, 0]] <= 2.0
+    supported = off_outline[px[:, 1], px[:, 0]] <= max(2.0, 0.005 * perim)
     run_len = [float(np.count_nonzero(supported & np.isin(edge_idx, r))) for r in runs]
     keep = sorted(range(len(runs)), key=lambda r: -run_len[r])[:4]
     if len(keep) < 4 or run_len[keep[3]] < min_side_frac * perim * 0.5:
@@ -330,15 +362,18 @@ def quad_coverage(mask: U8, quad: Quad, scale: float) -> float:
     return float(np.count_nonzero(inside & mask)) / n
 
 
-def find_surface(image: U8, aspect: float = 2.0) -> SurfaceFit:
+def find_surface(image: U8, aspect: float = 2.0, table: str | None = None) -> SurfaceFit:
     """Find the table in a BGR image: the cloth quadrilateral in full-resolution pixels.
 
-    Raises ``UserError`` (a clear "no table found" message) when nothing table-like is there.
+    Raises ``UserError`` (a clear "no table found" message) when nothing table-like is there, and
+    with ``table`` when the surface cannot be that kind of table (see :func:`check_cloth_kind`).
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         raise UserError("not a colour image of at least 32x32 pixels")
     rows, cols = image.shape[:2]
     mask, cloth, scale = segment_cloth(image)
+    if table is not None:
+        check_cloth_kind(table, cloth)
     quad_small = quad_from_mask(mask)
     quad = tuple((x / scale, y / scale) for x, y in quad_small)
     quad = orient_quad(quad, aspect)

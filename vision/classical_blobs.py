@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tableref.calibration.surface import ClothModel
+from tableref.calibration.surface import ClothModel, distance_luts, shrink
 from tableref.vision.classical_view import TableRegion
 
 U8 = NDArray[Any]  # an 8-bit image (cv2's stubs type images loosely)
@@ -75,17 +75,6 @@ class Candidate:
     split: bool  # came from a multi-ball blob
     expected: float  # the radius a whole ball would have here (image pixels)
     blob: float = 1.0  # the area of the blob it came from, in expected ball areas
-
-
-def distance_luts(cloth: ClothModel) -> tuple[F32, F32]:
-    """Per-channel look-up tables whose sum is the squared cloth distance (hue, saturation)."""
-    h = np.arange(256, dtype=np.float32)
-    dh = np.abs(h - cloth.hue)
-    dh = np.minimum(dh, 180.0 - dh)
-    dh[180:] = 90.0
-    lut_h = ((dh / (2.0 * cloth.hue_sigma)) ** 2).astype(np.float32)
-    lut_s = (((h - cloth.sat) / (2.0 * cloth.sat_sigma)) ** 2).astype(np.float32)
-    return lut_h.reshape(1, 256), lut_s.reshape(1, 256)
 
 
 def foreground(hsv: U8, cloth: ClothModel, limit: float) -> U8:
@@ -162,6 +151,9 @@ def measure_corrections(
     loose: list[Blob] = []
     for b in blobs:
         if b.area < 12:
+            continue
+        q0 = b.area / (math.pi * float(radius[int(b.cy), int(b.cx)]) ** 2)
+        if not 0.25 * 0.4**2 <= q0 <= 9.0 * 3.0**2:  # outside every size factor measure_corrections allows
             continue
         if inner is not None and not inner[int(b.cy), int(b.cx)]:
             continue
@@ -405,14 +397,6 @@ class _Work:
     radius: F32
     labels: NDArray[np.int32]
     blobs: list[Blob]
-
-
-def shrink(image: U8, size: tuple[int, int]) -> U8:
-    """Downscale with little aliasing and little cost: halvings by pyramid, then bilinear."""
-    out = image
-    while out.shape[1] >= 2 * size[0] and out.shape[0] >= 2 * size[1]:
-        out = cv2.pyrDown(out)
-    return cv2.resize(out, size, interpolation=cv2.INTER_LINEAR)
 
 
 def _prepare(crop: U8, region: TableRegion, scale: float, params: BlobParams) -> _Work:

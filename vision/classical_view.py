@@ -203,8 +203,10 @@ def auto_region(spec: TableSpec, image: U8, ball_mm: float) -> TableRegion:
     """The best region the image allows without a calibration: the quadrilateral, else the cloth blob."""
     rows, cols = image.shape[:2]
     try:
-        fit = find_surface(image, aspect=spec.length_mm / spec.width_mm)
-    except UserError:
+        fit = find_surface(image, aspect=spec.length_mm / spec.width_mm, table=spec.name)
+    except UserError as exc:
+        if "check --table" in str(exc):
+            raise
         return region_from_cloth(spec, image)
     check_cloth_kind(spec.name, fit.cloth)
     return region_from_quad(spec, np.asarray(fit.corners), fit.cloth, (cols, rows), ball_mm)
