@@ -410,29 +410,22 @@ class ObjectFinder:
             out.append((wx, wy, float(vals[i]) / rf))
         return out
 
-    def _too_close(self, x: float, y: float, r: float, x2: float, y2: float, r2: float) -> bool:
-        """Closer than two balls can be (measured on the table when the view is calibrated)."""
+    def _table_xy_of(self, xs: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Table mm (ball plane) at sub-pixel work positions (bilinear in the precomputed maps);
+        without a calibrated view, the work pixels themselves (in radii of the local size)."""
         if self.table_xy is None or self.radius_mm <= 0:
-            return (x - x2) ** 2 + (y - y2) ** 2 < (0.85 * (r + r2)) ** 2
-        p1, p2 = self._table_at(x, y), self._table_at(x2, y2)
-        d = math.hypot(p1[0] - p2[0], p1[1] - p2[1])
-        return d < 0.8 * self.radius_mm * (r + r2) / max(1e-6, r)
-
-    def _table_at(self, x: float, y: float) -> tuple[float, float]:
-        """Table mm (ball plane) at a sub-pixel work position, bilinear in the precomputed maps."""
-        assert self.table_xy is not None
+            return np.column_stack([xs, ys])
         tx, ty = self.table_xy
         h, w = tx.shape
-        x = min(w - 1.001, max(0.0, x))
-        y = min(h - 1.001, max(0.0, y))
-        j, i = int(x), int(y)
+        x = np.clip(xs, 0.0, w - 1.001)
+        y = np.clip(ys, 0.0, h - 1.001)
+        j, i = x.astype(np.intp), y.astype(np.intp)
         fx, fy = x - j, y - i
-
-        def lerp(m: F32) -> float:
-            return float((m[i, j] * (1 - fx) + m[i, j + 1] * fx) * (1 - fy)
-                         + (m[i + 1, j] * (1 - fx) + m[i + 1, j + 1] * fx) * fy)
-
-        return lerp(tx), lerp(ty)
+        out = []
+        for m in (tx, ty):
+            out.append((m[i, j] * (1 - fx) + m[i, j + 1] * fx) * (1 - fy)
+                       + (m[i + 1, j] * (1 - fx) + m[i + 1, j + 1] * fx) * fy)
+        return np.column_stack(out).astype(np.float64)
 
     def _validate(self, crowd: list[tuple[float, float, float]], mask: U8, singles: list[Circle],
                   faint: bool = False, support: U8 | None = None) -> list[Circle]:
@@ -440,20 +433,37 @@ class ObjectFinder:
 
         A circle with many votes (``faint_votes``) needs only ``faint_cover`` of its disc in the
         foreground: a ball of the cloth's own colour shows only its highlight, number and rim.
+        Spacing is measured on the table when the view is calibrated: a steep view foreshortens
+        the image distance between touching balls, never their silhouettes.
         """
         p = self.p
         h, w = mask.shape
+        cands = [c for c in sorted(crowd, key=lambda c: -c[2])
+                 if self._may_centre(c[0], c[1]) and not (faint and c[2] < p.faint_votes)]
+        if not cands:
+            return []
+        cx = np.array([c[0] for c in cands])
+        cy = np.array([c[1] for c in cands])
+        radii = self.radius_map[np.clip(cy.astype(np.intp), 0, h - 1), np.clip(cx.astype(np.intp), 0, w - 1)]
+        where = self._table_xy_of(cx, cy)
+        calibrated = self.table_xy is not None and self.radius_mm > 0
+        # minimum spacing of two centres: in mm on the table, or in work pixels
+        unit = np.full(len(cands), self.radius_mm) if calibrated else radii.astype(np.float64)
+        fixed_xy = self._table_xy_of(np.array([c.x for c in singles]), np.array([c.y for c in singles])) \
+            if singles else np.zeros((0, 2))
+        fixed_unit = np.array([self.radius_mm * c.size if calibrated else c.r * c.size for c in singles])
+        kept_idx: list[int] = []
         kept: list[tuple[float, float, float, float]] = []  # x, y, r, votes
-        for x, y, votes in sorted(crowd, key=lambda c: -c[2]):
-            if not self._may_centre(x, y):
-                continue
-            r = float(self.radius_map[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))])
-            if faint and votes < p.faint_votes:
-                continue
-            if any(self._too_close(x, y, r, kx, ky, kr) for kx, ky, kr, _ in kept):
-                continue
-            if any(self._too_close(x, y, r, c.x, c.y, c.r * c.size) for c in singles):
-                continue
+        for n, (x, y, votes) in enumerate(cands):
+            r = float(radii[n])
+            if kept_idx:
+                d = np.hypot(*(where[kept_idx] - where[n]).T)
+                if np.any(d < 0.8 * (unit[kept_idx] + unit[n])):
+                    continue
+            if len(singles):
+                d = np.hypot(*(fixed_xy - where[n]).T)
+                if np.any(d < 0.8 * (fixed_unit + unit[n])):
+                    continue
             cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
             strong = votes >= p.faint_votes
             if cover < p.min_cover and not strong:
@@ -462,6 +472,7 @@ class ObjectFinder:
                 seen = float(_sample(support if support is not None else mask, y, x, _annulus(0.0, 0.85 * r)).mean())
                 if seen < p.faint_cover:
                     continue
+            kept_idx.append(n)
             kept.append((x, y, r, votes))
         if not kept:
             return []

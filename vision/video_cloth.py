@@ -147,6 +147,9 @@ class Background:
         self.cloth: F32 = cloth
         #: painted over on the first frame: a guess until seen uncovered (see :meth:`reveal`)
         self.unverified: U8 = (objects if unverified is None else unverified).copy()
+        self._last: F32 = bg.copy()
+        #: updates in a row each pixel has kept its look (a ghost is still; a hand moves)
+        self.still: U8 = np.zeros(objects.shape, np.uint8)
         self._sum: F32 = channel_sum(bg)
         self._cloth_sum: F32 = channel_sum(cloth)
         #: current thresholds (chroma, brightness), measured from the noise as the video runs
@@ -175,6 +178,9 @@ class Background:
         """
         p = self.p
         f = img.astype(np.float32)
+        moved = channel_sum(np.asarray(cv2.absdiff(f, self._last), dtype=np.float32)) > 2.0 * self.bright_threshold
+        self.still = np.where(moved, 0, np.minimum(self.still.astype(np.int32) + 1, 255)).astype(np.uint8)
+        self._last = f
         free = protect == 0
         agree = free & (foreground == 0) & (np.abs(k - 1.0) < p.follow_band)
         rate = 1.0 - (1.0 - p.follow_rate) ** every
@@ -209,13 +215,16 @@ class Background:
         self.chroma_threshold = max(p.chroma_floor, p.noise_factor * self._noise[0])
         self.bright_threshold = max(p.bright_floor, p.noise_factor * self._noise[1])
 
-    def reveal(self, img: U8, where: U8) -> None:
-        """Learn ``img`` at once where ``where`` (0/255) marks painted-over pixels now uncovered.
+    def reveal(self, img: U8, where: U8, still_updates: int = 3) -> None:
+        """Learn ``img`` at once where ``where`` (0/255) marks painted-over pixels now uncovered
+        and unchanged for ``still_updates`` background updates.
 
         The first frame's objects were painted out with the cloth estimate; what they covered (a
-        spot, a line, the cloth's own texture) is only known once they move away.
+        spot, a line, the cloth's own texture) is only known once they move away. What lies there
+        then stays still; a hand passing over it does not.
         """
         m = cv2.bitwise_and(where, self.unverified)
+        m = cv2.bitwise_and(m, ((self.still >= still_updates) * 255).astype(np.uint8))
         if not m.any():
             return
         cv2.copyTo(img.astype(np.float32), m, self.image)

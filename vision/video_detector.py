@@ -64,8 +64,8 @@ VIDEO_TABLES = ("pool", "bar-billiards", "carrom")
 class VideoParams:
     """Every threshold of the video detector in one place (see each part's own parameters).
 
-    * ``reveal_piece``: what the first frame's objects hid is learned once uncovered; a piece of
-      foreground larger than this many balls (a hand, an arm) over it postpones that.
+    * ``weak_area``: size range (in ball areas) of a piece of any change that is taken for a ball
+      lost a moment ago, near where it was (a smear too faint for the foreground).
     * ``shading``: brightness change (either way) that counts as *something changed* when a
       strong circle is checked for support: a ball of the cloth's own colour differs from the
       cloth only by its shading (a darker rim, a highlight).
@@ -95,7 +95,7 @@ class VideoParams:
     colour_cost: float = 4.0
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
-    reveal_piece: float = 1.5
+    weak_area: tuple[float, float] = (0.5, 5.0)
     shading: float = 0.12
 
 
@@ -213,6 +213,7 @@ class VideoDetector:
         if bg.unverified.any():
             circles = self._drop_ghosts(work, circles, bg)
         circles += self._lost_streaks(finder.streaks, circles)
+        circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
         detections = self._name(image, circles, bg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
@@ -262,17 +263,47 @@ class VideoDetector:
         return [Circle(m.x, m.y, m.r, 1.0, 1.0, 0.0, "memo") for m in self._memos if m.age > 0]
 
     def _uncovered(self, fg: U8, discs: U8) -> U8:
-        """Pixels painted out on the first frame that no object covers now: no found object, no
-        recent one, no large piece of foreground (a hand, an arm) over them."""
-        finder = self._finder
-        assert finder is not None and self.view is not None
-        disc_area = math.pi * float(np.median(self.view.radius_map)) ** 2
-        large = np.zeros(len(finder.pieces) + 1, np.uint8)
-        for pc in finder.pieces:
-            if pc.area > self.p.reveal_piece * disc_area:
-                large[pc.label] = 255
-        busy = cv2.dilate(large[finder.labels], cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-        return np.asarray(cv2.bitwise_not(cv2.bitwise_or(discs, busy)), dtype=np.uint8)
+        """Pixels that no object covers now, nor its shadow: no found object, no recent one (the
+        background learns them only where they also stay still, see ``Background.reveal``)."""
+        return np.asarray(cv2.bitwise_not(discs), dtype=np.uint8)
+
+    def _lost_faint(self, changed: U8, fg: U8, circles: list[Circle]) -> list[Circle]:
+        """A ball seen a moment ago and not found now, looked for in the weaker evidence of any
+        change from the empty table: a light striker smeared over a light board, a fast ball
+        whose smear barely shows. A ball-sized piece of change near where it was is taken."""
+        view = self.view
+        assert view is not None
+        lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames
+                and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)]
+        if not lost:
+            return []
+        taken = np.zeros(changed.shape, np.uint8)
+        for c in circles:
+            cv2.circle(taken, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
+        weak = cv2.bitwise_and(changed, cv2.bitwise_not(taken))
+        n, lab, stats, cents = cv2.connectedComponentsWithStats(weak, connectivity=8)
+        out: list[Circle] = []
+        for m in lost:
+            reach = (0.5 * self.p.circles.max_blur + 2.0 * (1 + m.age)) * m.r
+            best: tuple[float, int] | None = None
+            for i in range(1, n):
+                cx, cy = float(cents[i][0]), float(cents[i][1])
+                d = math.hypot(cx - (m.x + m.vx), cy - (m.y + m.vy))
+                area = float(stats[i, cv2.CC_STAT_AREA])
+                disc = math.pi * m.r * m.r
+                if d < reach and self.p.weak_area[0] * disc <= area <= self.p.weak_area[1] * disc \
+                        and (best is None or d < best[0]):
+                    best = (d, i)
+            if best is None:
+                continue
+            i = best[1]
+            cx, cy = float(cents[i][0]), float(cents[i][1])
+            xi, yi = int(round(cx)), int(round(cy))
+            if not (0 <= yi < view.centre_mask.shape[0] and 0 <= xi < view.centre_mask.shape[1]) \
+                    or not view.centre_mask[yi, xi] or any(math.hypot(cx - c.x, cy - c.y) < 1.5 * c.r for c in out):
+                continue
+            out.append(Circle(cx, cy, m.r, 1.0, 0.5, 0.0, "weak"))
+        return out
 
     def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background) -> list[Circle]:
         """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`)."""
@@ -379,7 +410,9 @@ class VideoDetector:
             else:
                 ev = sc.copy()
                 vx = vy = 0.0
-            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, 0))
+            # a sighting on weak evidence does not renew the memory: a run of them ends
+            age = (self._memos[match[i]].age + 1) if i in match and circles[i].kind in ("weak", "streak") else 0
+            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear)
         for j, m in enumerate(self._memos):
