@@ -80,6 +80,11 @@ class ClassicalDetector:
         self.calibration = calibration
         self.params = params or ClassicalParams()
         self.ball_mm = ball_radius_mm(self.spec)
+        if self.spec.pins and self.params.blobs.pin_ratio == 0.0:
+            from dataclasses import replace
+
+            ratio = self.spec.pins[0].radius / self.ball_mm
+            self.params = replace(self.params, blobs=replace(self.params.blobs, pin_ratio=ratio))
         self._region_cache: dict[tuple[int, int], TableRegion] = {}
 
     # -- the table region --------------------------------------------------------------------

@@ -60,6 +60,7 @@ class BlobParams:
     min_rim: float = 0.85
     min_visible: float = 0.6
     occluder_balls: float = 3.0
+    pin_ratio: float = 0.0  # pin radius / ball radius (bar billiards); 0: the table has no pins
     max_blob: float = 60.0
     work_px: float = 7.0
 
@@ -75,6 +76,8 @@ class Candidate:
     split: bool  # came from a multi-ball blob
     expected: float  # the radius a whole ball would have here (image pixels)
     blob: float = 1.0  # the area of the blob it came from, in expected ball areas
+    kind: str = "ball"  # or "pin-standing" / "pin-fallen" (bar billiards)
+    angle: float = 0.0  # a fallen pin's direction in the image, degrees
 
 
 def foreground(hsv: U8, cloth: ClothModel, limit: float) -> U8:
@@ -475,10 +478,17 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
     pad = int(math.ceil(k * float(radius.max()))) + 2
     padded: U8 | None = None
     fx, fy = square_factors(aspect)
+    pins = tuple(((x - x0) * sc, (y - y0) * sc) for _, x, y, _ in region.pins_px)
     for b in work.blobs:
         r = k * float(radius[int(b.cy), int(b.cx)])
         ball_area = math.pi * r * r
         q = b.area / ball_area
+        if pins and params.pin_ratio > 0:
+            pin = _pin_candidate(b, labels, r, q, aspect, pins, params)
+            if pin is not None:
+                out.append(Candidate(pin.x / sc + x0, pin.y / sc + y0, pin.radius / sc, pin.score, False, r / sc, q,
+                                     pin.kind, pin.angle))
+                continue
         if q < params.min_area:
             continue
         if q > params.max_blob:
@@ -528,6 +538,36 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
                 (b.x0 + vx) / sc + x0, (b.y0 + vy) / sc + y0, min(r_vis, 1.3 * r) / sc, float(e), True, r / sc, q,
             ))
     return CandidateSet(tuple(out), k, aspect, sc, work.hsv, work.mask, work.crop)
+
+
+def _pin_candidate(
+    b: Blob,
+    labels: NDArray[np.int32],
+    r_ball: float,
+    q: float,
+    aspect: float,
+    spots: tuple[tuple[float, float], ...],
+    params: BlobParams,
+) -> Candidate | None:
+    """A bar-billiards pin: a small round blob on a pin's spot (standing), or an elongated blob of a
+    pin's size anywhere (fallen). Positions in working pixels."""
+    r_pin = params.pin_ratio * r_ball
+    pin_area = b.area / (math.pi * r_pin * r_pin)
+    d = min(math.hypot(b.cx - sx, b.cy - sy) for sx, sy in spots)
+    sub = (labels[b.y0:b.y0 + b.h, b.x0:b.x0 + b.w] == b.label).astype(np.uint8)
+    m = cv2.moments(sub, binaryImage=True)
+    fx, fy = square_factors(aspect)
+    mu20, mu02, mu11 = m["mu20"] * fx * fx, m["mu02"] * fy * fy, m["mu11"] * fx * fy
+    root = math.sqrt(max((mu20 - mu02) ** 2 + 4 * mu11 * mu11, 0.0))
+    major, minor = mu20 + mu02 + root, max(mu20 + mu02 - root, 1e-6)
+    elong = math.sqrt(major / minor)
+    cx, cy = b.x0 + m["m10"] / max(m["m00"], 1), b.y0 + m["m01"] / max(m["m00"], 1)
+    if d < 2.5 * r_pin and 0.3 <= pin_area <= 3.0 and elong < 1.8:
+        return Candidate(cx, cy, math.sqrt(b.area / math.pi), 0.9, False, r_ball, q, "pin-standing")
+    if elong >= 2.0 and 1.2 <= pin_area <= 9.0:
+        angle = math.degrees(0.5 * math.atan2(2 * mu11, mu20 - mu02))
+        return Candidate(cx, cy, math.sqrt(b.area / math.pi), 0.8, False, r_ball, q, "pin-fallen", angle)
+    return None
 
 
 def visible_parts(

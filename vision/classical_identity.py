@@ -211,7 +211,7 @@ def identify(
     ]
     keep = []
     for c, s in zip(cands, stats, strict=True):
-        if not plausible(c, s, region):
+        if c.kind == "ball" and not plausible(c, s, region):
             continue
         keep.append((c, s))
     if not keep:
@@ -224,17 +224,62 @@ def identify(
             score = c.score * (0.6 + 0.4 * conf)
             out.append(Detection(f"ball-{n}", pool_group(n), c.x, c.y, c.radius, float(min(1.0, score))))
     elif spec.name == "bar-billiards":
-        for c, s in zip(cands, stats, strict=True):
-            red = s.hue >= 0 and _hue_gap(s.hue, 177.0) < 20 and s.hue_weight > 0.3
-            label = "red" if red else "white"
-            out.append(Detection(label, label, c.x, c.y, c.radius, float(min(1.0, c.score))))
+        out.extend(label_bar_billiards(cands, stats, region))
     else:  # carrom
-        for c, s in zip(cands, stats, strict=True):
-            if s.black > 0.5:
-                label = "black"
-            elif s.hue >= 0 and s.hue_weight > 0.3 and (_hue_gap(s.hue, 175.0) < 20):
-                label = "queen"
-            else:
-                label = "white"
+        out.extend(label_carrom(cands, stats, spec))
+    return out
+
+
+def _red(s: ColourStats) -> bool:
+    return s.hue >= 0 and _hue_gap(s.hue, 177.0) < 20 and s.hue_weight > 0.3
+
+
+def label_bar_billiards(
+    cands: Sequence[Candidate], stats: Sequence[ColourStats], region: TableRegion
+) -> list[Detection]:
+    """Balls by colour (one red, the rest white); pins by place: a standing pin is the pin whose
+    spot it stands on, a fallen pin the nearest pin whose spot is empty (players may swap the black
+    and red pins, so colour does not name a pin)."""
+    out: list[Detection] = []
+    standing: set[str] = set()
+    fallen: list[Candidate] = []
+    for c, s in zip(cands, stats, strict=True):
+        if c.kind == "pin-standing":
+            pid = min(region.pins_px, key=lambda p: math.hypot(c.x - p[1], c.y - p[2]))[0]
+            standing.add(pid)
+            out.append(Detection(pid, "pin-standing", c.x, c.y, c.radius, float(min(1.0, c.score))))
+        elif c.kind == "pin-fallen":
+            fallen.append(c)
+        else:
+            label = "red" if _red(s) else "white"
             out.append(Detection(label, label, c.x, c.y, c.radius, float(min(1.0, c.score))))
+    for c in fallen:
+        free = [p for p in region.pins_px if p[0] not in standing] or list(region.pins_px)
+        pid = min(free, key=lambda p: math.hypot(c.x - p[1], c.y - p[2]))[0]
+        standing.add(pid)
+        out.append(Detection(pid, "pin-fallen", c.x, c.y, c.radius, float(min(1.0, c.score))))
+    return out
+
+
+def label_carrom(cands: Sequence[Candidate], stats: Sequence[ColourStats], spec: TableSpec) -> list[Detection]:
+    """The striker by its size (a third larger than a carrom man), the queen by its red, black men
+    by darkness, the rest white."""
+    men = spec.object_radius.get("white", 15.5)
+    striker = spec.object_radius.get("striker", 20.6)
+    cut = math.sqrt(men * striker) / men  # halfway (geometrically) between the two sizes
+    sizes = sorted(c.radius / c.expected for c in cands)
+    typical = sizes[len(sizes) // 2] if sizes else 1.0
+    out: list[Detection] = []
+    biggest = max(range(len(cands)), key=lambda i: cands[i].radius / cands[i].expected, default=-1)
+    for i, (c, s) in enumerate(zip(cands, stats, strict=True)):
+        rel = (c.radius / c.expected) / max(typical, 1e-6)
+        if i == biggest and rel >= cut:
+            label = "striker"
+        elif s.black > 0.5:
+            label = "black"
+        elif _red(s) or (s.hue >= 0 and _hue_gap(s.hue, 165.0) < 20 and s.hue_weight > 0.3):
+            label = "queen"
+        else:
+            label = "white"
+        out.append(Detection(label, label, c.x, c.y, c.radius, float(min(1.0, c.score))))
     return out

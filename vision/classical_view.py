@@ -30,7 +30,6 @@ from tableref.calibration.surface import (
     CLOTH_MARGIN_MM,
     ClothModel,
     check_cloth_kind,
-    estimate_cloth,
     find_surface,
     segment_cloth,
 )
@@ -63,6 +62,7 @@ class TableRegion:
     to_mm: MapFn | None = field(default=None, compare=False, repr=False)
     to_px: MapFn | None = field(default=None, compare=False, repr=False)
     holes_px: tuple[tuple[float, float, float], ...] = ()
+    pins_px: tuple[tuple[str, float, float, float], ...] = ()  # (pin id, x, y, radius) at its spot
 
     def crop(self, image: U8) -> U8:
         x0, y0, x1, y1 = self.box
@@ -136,12 +136,16 @@ def region_from_mapping(
         c = to_px(np.array([[hole.x, hole.y]]))[0]
         s = float(_jacobian_smax(to_px, np.array([[hole.x, hole.y]]))[0])
         holes.append((float(c[0]), float(c[1]), hole.radius * s))
-    if cloth is None:
-        hsv = cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2HSV)  # placeholder, set by caller
-        cloth = estimate_cloth(hsv)
+    pins = []
+    for pin in spec.pins:
+        c = to_px(np.array([[pin.x, pin.y]]))[0]
+        s = float(_jacobian_smax(to_px, np.array([[pin.x, pin.y]]))[0])
+        pins.append((pin.id, float(c[0]), float(c[1]), pin.radius * s))
+    if cloth is None:  # measured per frame by the caller (the light changes; the mapping does not)
+        cloth = ClothModel(hue=0.0, sat=0.0, val=0.0, hue_sigma=1.0, sat_sigma=1.0)
     return TableRegion(
         box=(x0, y0, x1, y1), mask=mask, radius=radius, cloth=cloth, metric=True,
-        to_mm=to_mm, to_px=to_px, holes_px=tuple(holes),
+        to_mm=to_mm, to_px=to_px, holes_px=tuple(holes), pins_px=tuple(pins),
     )
 
 

@@ -88,12 +88,14 @@ def render(
     azimuth_deg: float = 90.0,
     size: tuple[int, int] = (1280, 720),
     distortion: Sequence[float] = (0.0, 0.0, 0.0, 0.0, 0.0),
-    balls: Sequence[tuple[float, float, tuple[int, int, int]]] = (),
+    balls: Sequence[tuple[float, ...] | tuple[float, float, tuple[int, int, int]]] = (),
     cloth_bgr: tuple[int, int, int] = (60, 120, 30),
     fill: float = 0.85,
     seed: int = 0,
+    pins: Sequence[tuple[float, float, tuple[int, int, int], float | None]] = (),
 ) -> Scene:
-    """Draw the table seen by a camera; ``balls`` are (x_mm, y_mm, BGR colour) on the cloth."""
+    """Draw the table seen by a camera; ``balls`` are (x_mm, y_mm, BGR colour[, radius mm]) on the
+    cloth; ``pins`` are (x_mm, y_mm, BGR colour, fallen angle in degrees or None for standing)."""
     spec = load_table(table)
     w, h = size
     rvec, tvec = camera_pose(spec, tilt_deg, azimuth_deg, 4000.0)
@@ -121,8 +123,10 @@ def render(
         ring = [(hole.x + hole.radius * math.cos(a), hole.y + hole.radius * math.sin(a), 0.0)
                 for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)]
         _fill(img, scene.project(ring), (15, 15, 15))
-    radius = spec.object_radius.get("ball", spec.object_radius.get("white", 25.0))
-    for x, y, colour in balls:
+    default_r = spec.object_radius.get("ball", spec.object_radius.get("white", 25.0))
+    for ball in balls:
+        x, y, colour = float(ball[0]), float(ball[1]), ball[2]  # type: ignore[misc]
+        radius = float(ball[3]) if len(ball) > 3 else default_r  # type: ignore[arg-type]
         c = scene.project([(x, y, radius)])[0]
         depth = float((np.array([x, y, -radius]) @ rot.T + tvec)[2])
         r_px = f * radius / depth
@@ -131,6 +135,18 @@ def render(
         cv2.circle(img, (round(c[0] * 16), round(c[1] * 16)), round(r_px * 16), colour, -1, cv2.LINE_AA, 4)
         hl = (c[0] - 0.35 * r_px, c[1] - 0.35 * r_px)
         cv2.circle(img, (round(hl[0] * 16), round(hl[1] * 16)), max(16, round(r_px * 4)), (245, 245, 245), -1, cv2.LINE_AA, 4)
+    for x, y, colour, fallen in pins:
+        if fallen is None:  # a standing pin seen from above: its round top, 45 mm up
+            c = scene.project([(x, y, 45.0)])[0]
+            depth = float((np.array([x, y, -45.0]) @ rot.T + tvec)[2])
+            r_px = f * 11.0 / depth
+            cv2.circle(img, (round(c[0] * 16), round(c[1] * 16)), round(r_px * 16), colour, -1, cv2.LINE_AA, 4)
+        else:  # lying on the cloth: a 45 x 22 mm capsule
+            a = math.radians(fallen)
+            ends = scene.project([(x - 17 * math.cos(a), y - 17 * math.sin(a), 11.0),
+                                  (x + 17 * math.cos(a), y + 17 * math.sin(a), 11.0)])
+            width = max(1, round(2 * 11.0 * scene.intrinsics.k[0, 0] / 4000.0))
+            cv2.line(img, tuple(int(v) for v in ends[0]), tuple(int(v) for v in ends[1]), colour, width, cv2.LINE_AA)
     img = np.clip(img.astype(np.int16) + rng.normal(0, 3, img.shape).astype(np.int16), 0, 255).astype(np.uint8)
     return Scene(img, intr, scene.rvec, scene.tvec, spec)
 
