@@ -63,6 +63,8 @@ class CircleParams:
       in the foreground; crowd circles with that many votes are held to the same.
       Lower finds more balls of the cloth's colour, and more round things that are not balls.
     * ``edge_min``: colour gradient (Sobel, 0-255 channels) an edge pixel needs to vote.
+    * ``still_roi``: mean absolute change per pixel and channel under which a crowded piece's
+      full-resolution patch counts as unchanged since the last frame (its circles are reused).
     * ``sizes``: the objects' radii relative to ``r`` (a carrom striker is about 1.33 men).
     """
 
@@ -83,6 +85,7 @@ class CircleParams:
     faint_cover: float = 0.3
     edge_min: float = 60.0
     sizes: tuple[float, ...] = (1.0,)
+    still_roi: float = 1.5
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,8 @@ class ObjectFinder:
         self.streaks: list[Circle] = []
         self.labels: I32 = np.zeros((1, 1), np.int32)
         self.pieces: list[Piece] = []
+        self._hough_cache: dict[tuple[object, ...], tuple[U8, list[tuple[float, float, float]]]] = {}
+        self._hough_used: set[tuple[object, ...]] = set()
 
     def find(self, mask: U8, image: U8, changed: U8 | None = None) -> list[Circle]:
         """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame.
@@ -206,6 +211,8 @@ class ObjectFinder:
         included; circles with many votes may rest on it instead of on ``mask``.
         """
         p = self.p
+        self._hough_cache = {k: v for k, v in self._hough_cache.items() if k in self._hough_used}
+        self._hough_used = set()
         labels, found = pieces(mask)
         self.labels = labels
         self.pieces = found
@@ -342,7 +349,6 @@ class ObjectFinder:
     def _hough(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float,
                min_votes: float | None = None) -> list[tuple[float, float, float]]:
         """Circle centres (work px) in the piece, from a fixed-radius Hough transform at full res."""
-        p = self.p
         s = self.scale
         bx, by = self.box[0], self.box[1]
         h_img, w_img = image.shape[:2]
@@ -355,6 +361,23 @@ class ObjectFinder:
         roi = image[fy0:fy1, fx0:fx1]
         if roi.size == 0:
             return []
+        # a still crowd (a rack before the break) gives the same circles frame after frame
+        key = (fx0, fy0, fx1, fy1, int(own.sum()), round(r, 1), min_votes)
+        cached = self._hough_cache.get(key)
+        if cached is not None and float(cv2.norm(cached[0], roi, cv2.NORM_L1)) < self.p.still_roi * roi.size:
+            self._hough_used.add(key)
+            return cached[1]
+        got = self._hough_votes(roi, own, x0, y0, r, fx0, fy0, min_votes)
+        self._hough_cache[key] = (roi.copy(), got)
+        self._hough_used.add(key)
+        return got
+
+    def _hough_votes(self, roi: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float, fx0: int, fy0: int,
+                     min_votes: float | None) -> list[tuple[float, float, float]]:
+        p = self.p
+        s = self.scale
+        bx, by = self.box[0], self.box[1]
+        rf = r / s
         hh, ww = roi.shape[:2]
         # where edges may vote: the piece, grown by a few pixels, at full resolution
         m = cv2.resize(own.astype(np.uint8), (int(round(own.shape[1] / s)), int(round(own.shape[0] / s))),

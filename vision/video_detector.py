@@ -377,14 +377,24 @@ class VideoDetector:
         """Blend each object's colour evidence with what it showed in earlier frames (the object
         is followed by nearest neighbour, predicted with its last motion)."""
         gate = self.p.memory_gate
-        pairs = []
-        for i, c in enumerate(circles):
-            for j, m in enumerate(self._memos):
-                d = math.hypot(xy[i, 0] - (m.x + m.vx), xy[i, 1] - (m.y + m.vy))
-                d0 = math.hypot(xy[i, 0] - m.x, xy[i, 1] - m.y)
-                d = min(d, d0)
-                if d < gate * c.r * (1 + m.age):
-                    pairs.append((d / c.r + m.age + self.p.colour_cost * _unlike(scores[i], m.evidence), i, j))
+        pairs: list[tuple[float, int, int]] = []
+        if len(circles) and self._memos:
+            mx = np.array([m.x for m in self._memos])
+            my = np.array([m.y for m in self._memos])
+            mvx = np.array([m.vx for m in self._memos])
+            mvy = np.array([m.vy for m in self._memos])
+            ages = np.array([m.age for m in self._memos], dtype=np.float64)
+            ev = np.array([m.evidence for m in self._memos])
+            sc = np.array(scores)
+            d = np.minimum(np.hypot(xy[:, :1] - (mx + mvx)[None, :], xy[:, 1:2] - (my + mvy)[None, :]),
+                           np.hypot(xy[:, :1] - mx[None, :], xy[:, 1:2] - my[None, :]))
+            r = np.array([c.r for c in circles])[:, None]
+            na = np.linalg.norm(sc, axis=1)[:, None]
+            nb = np.linalg.norm(ev, axis=1)[None, :]
+            unlike = np.where((na > 1e-6) & (nb > 1e-6), 1.0 - (sc @ ev.T) / np.maximum(na * nb, 1e-12), 0.5)
+            cost = d / r + ages[None, :] + self.p.colour_cost * unlike
+            ii, jj = np.nonzero(d < gate * r * (1.0 + ages[None, :]))
+            pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
         pairs.sort()
         used_i: set[int] = set()
         used_j: set[int] = set()
@@ -422,14 +432,6 @@ class VideoDetector:
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1))
         self._memos = memos
         return out
-
-
-def _unlike(a: F64, b: F64) -> float:
-    """0 when two colour-evidence vectors agree, 1 when they share nothing."""
-    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-    if na < 1e-6 or nb < 1e-6:
-        return 0.5
-    return float(1.0 - np.dot(a, b) / (na * nb))
 
 
 def _score(c: Circle, conf: float) -> float:

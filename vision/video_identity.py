@@ -70,38 +70,54 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     """Colour evidence for discs ``(x, y, radius)`` in full-resolution pixels of ``image``.
 
     ``cloth_v``: the bare cloth's HSV value (0-255) under each disc, the brightness reference.
+    All discs are read in one pass (one gather, one colour conversion, per-disc sums).
     """
-    out: list[BallColour] = []
+    if not centres:
+        return []
     h, w = image.shape[:2]
-    for (x, y, r), cv in zip(centres, cloth_v, strict=True):
-        dy, dx = _disc(max(1.5, inner * r))
-        ys = np.clip(dy + int(round(y)), 0, h - 1)
-        xs = np.clip(dx + int(round(x)), 0, w - 1)
-        px = image[ys, xs].reshape(-1, 1, 3)
-        hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
-        hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
-        ref = max(20.0, float(cv))
-        white = (ss < 75) & (vv > 1.05 * ref)
-        dark = vv < 0.55 * ref
-        sat = (ss >= 90) & ~dark & ~white
-        n = float(len(vv))
-        nw = int(white.sum())
-        if nw >= 3:
-            wy, wx = dy[white].astype(np.float64), dx[white].astype(np.float64)
-            spread_w = float(wx.var() + wy.var()) / max(1.0, r * r)
-            wv = float(vv[white].mean()) / ref
+    offs = [_disc(max(1.5, inner * r)) for _, _, r in centres]
+    counts = np.array([len(o[0]) for o in offs])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    dy = np.concatenate([o[0] for o in offs])
+    dx = np.concatenate([o[1] for o in offs])
+    cy = np.repeat([int(round(c[1])) for c in centres], counts)
+    cx = np.repeat([int(round(c[0])) for c in centres], counts)
+    px = image[np.clip(dy + cy, 0, h - 1), np.clip(dx + cx, 0, w - 1)].reshape(-1, 1, 3)
+    hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    ref = np.repeat(np.maximum(20.0, np.asarray(cloth_v, dtype=np.float32)), counts)
+    white = (ss < 75) & (vv > 1.05 * ref)
+    dark = vv < 0.55 * ref
+    sat = (ss >= 90) & ~dark & ~white
+    ang = hh * np.float32(math.pi / 90.0)
+
+    def per(values: NDArray[np.floating] | NDArray[np.bool_]) -> NDArray[np.float64]:
+        return np.add.reduceat(np.asarray(values, dtype=np.float64), starts)
+
+    n_w, n_d, n_s, v_sum = per(white), per(dark), per(sat), per(vv)
+    wx, wy = per(np.where(white, dx, 0)), per(np.where(white, dy, 0))
+    wxx, wyy = per(np.where(white, dx * dx, 0)), per(np.where(white, dy * dy, 0))
+    wv = per(np.where(white, vv, 0))
+    sc, sn, sv = per(np.where(sat, np.cos(ang), 0)), per(np.where(sat, np.sin(ang), 0)), per(np.where(sat, vv, 0))
+    out: list[BallColour] = []
+    for i, ((_, _, r), cv) in enumerate(zip(centres, cloth_v, strict=True)):
+        n = float(counts[i])
+        rf = max(20.0, float(cv))
+        if n_w[i] >= 3:
+            mx, my = wx[i] / n_w[i], wy[i] / n_w[i]
+            spread_w = float((wxx[i] / n_w[i] - mx * mx) + (wyy[i] / n_w[i] - my * my)) / max(1.0, r * r)
+            white_v = float(wv[i] / n_w[i]) / rf
         else:
-            spread_w, wv = 0.0, 0.0
-        if sat.sum() >= 3:
-            ang = hh[sat] * (math.pi / 90.0)
-            c, s = float(np.cos(ang).mean()), float(np.sin(ang).mean())
-            hue = (math.degrees(math.atan2(s, c)) % 360.0) / 2.0
-            spread = 1.0 - math.hypot(c, s)
-            sv = float(vv[sat].mean()) / ref
+            spread_w, white_v = 0.0, 0.0
+        if n_s[i] >= 3:
+            c, s_ = sc[i] / n_s[i], sn[i] / n_s[i]
+            hue = (math.degrees(math.atan2(s_, c)) % 360.0) / 2.0
+            spread = 1.0 - math.hypot(c, s_)
+            sat_v = float(sv[i] / n_s[i]) / rf
         else:
-            hue, spread, sv = -1.0, 1.0, 0.0
-        out.append(BallColour(float(white.sum()) / n, float(dark.sum()) / n, float(sat.sum()) / n, hue, spread, sv,
-                              float(vv.mean()) / ref, wv, spread_w))
+            hue, spread, sat_v = -1.0, 1.0, 0.0
+        out.append(BallColour(float(n_w[i]) / n, float(n_d[i]) / n, float(n_s[i]) / n, hue, spread, sat_v,
+                              float(v_sum[i]) / n / rf, white_v, spread_w))
     return out
 
 

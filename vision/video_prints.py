@@ -50,19 +50,28 @@ class PrintParams:
     break_ring: int = 4
 
 
+_RINGS: dict[tuple[int, int], tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
+
+
 def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np.float64]:
-    n = int(math.ceil(r1)) + 1
+    """Mean colour of the pixels between radii ``r0`` and ``r1`` around (x, y)."""
+    key = (int(round(r0 * 8)), int(round(r1 * 8)))
+    offs = _RINGS.get(key)
+    if offs is None:
+        a, b = key[0] / 8.0, key[1] / 8.0
+        n = int(math.ceil(b)) + 1
+        yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
+        d2 = xx * xx + yy * yy
+        keep = (d2 >= a * a) & (d2 <= b * b)
+        offs = (yy[keep].astype(np.intp), xx[keep].astype(np.intp))
+        _RINGS[key] = offs
     h, w = img.shape[:2]
-    xi, yi = int(round(x)), int(round(y))
-    ya, yb, xa, xb = max(0, yi - n), min(h, yi + n + 1), max(0, xi - n), min(w, xi + n + 1)
-    if yb <= ya or xb <= xa:
+    ys = offs[0] + int(round(y))
+    xs = offs[1] + int(round(x))
+    ok = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+    if not ok.any():
         return np.zeros(3)
-    yy, xx = np.mgrid[ya:yb, xa:xb]
-    d2 = (xx - x) ** 2 + (yy - y) ** 2
-    keep = (d2 >= r0 * r0) & (d2 <= r1 * r1)
-    if not keep.any():
-        return np.zeros(3)
-    return np.asarray(img[ya:yb, xa:xb][keep].reshape(-1, 3).mean(axis=0), dtype=np.float64)
+    return np.asarray(img[ys[ok], xs[ok]].reshape(-1, 3).mean(axis=0), dtype=np.float64)
 
 
 class PrintWatcher:
