@@ -29,7 +29,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from tableref.calibration.surface import ClothModel, distance_luts, shrink
+from tableref.calibration.surface import ClothModel, distance_luts, estimate_cloth, shrink
+from tableref.errors import UserError
 from tableref.vision.classical_view import TableRegion
 
 U8 = NDArray[Any]  # an 8-bit image (cv2's stubs type images loosely)
@@ -56,6 +57,7 @@ class BlobParams:
     edge_strength: float = 24.0
     min_core: float = 0.28
     nms_distance: float = 1.5
+    cluster_nms_distance: float = 1.1
     rim_px: float = 1.0
     min_rim: float = 0.85
     min_visible: float = 0.6
@@ -138,6 +140,7 @@ def measure_corrections(
     dark: U8 | None = None,
     cache: dict[int, tuple[float, float]] | None = None,
     holes: tuple[tuple[float, float, float], ...] = (),
+    start: tuple[float, float] | None = None,
 ) -> tuple[float, float]:
     """(size factor, pixel aspect) from the isolated, ball-like blobs; unchanged (1, 1) when none.
 
@@ -147,9 +150,10 @@ def measure_corrections(
     Blobs centred outside ``inner`` (rail slivers), in a pocket's mouth (``holes``) or mostly
     ``dark`` are ignored. When no blob is compact enough (a break: the rack and a cue ball with
     the cue's tip on it), the blobs are opened to strip thin attachments and measured again.
+    ``start``: a (size factor, aspect) already measured, to refine rather than search again.
     """
-    k, aspect = 1.0, 1.0
-    lo, hi = 0.25, 9.0
+    k, aspect = start if start is not None else (1.0, 1.0)
+    lo, hi = (0.45, 1.6) if start is not None else (0.25, 9.0)
     pool: list[tuple[float, float, float]] = []  # (area, x/y extent ratio, predicted radius)
     loose: list[Blob] = []
     for b in blobs:
@@ -180,13 +184,15 @@ def measure_corrections(
                 pool.append((opened[0], opened[1], float(radius[int(b.cy), int(b.cx)])))
     for it in range(3):
         sel = [q for q in pool if lo <= q[0] / (math.pi * (k * q[2]) ** 2) <= hi]
-        if it == 0 and sel:
+        if it == 0 and sel and start is None:
             big = float(np.percentile([q[0] for q in sel], 75))
             sel = [q for q in sel if q[0] >= 0.45 * big]
         if not sel:
             return k, aspect
         k = float(np.clip(np.median([(math.sqrt(a / math.pi) - params.rim_px) / rp for a, _, rp in sel]), 0.4, 3.0))
         a = float(np.median([ratio for _, ratio, _ in sel]))
+        if len(sel) < 2:  # one blob (a break: the cue ball, often with the cue's tip) is a weak witness
+            a = min(max(a, 0.5), 2.0)
         aspect = 1.0 if abs(math.log(a)) < 0.12 else a
         lo, hi = 0.45, 1.6
     return k, aspect
@@ -345,6 +351,9 @@ def _split_blob(
     mpad = np.asarray(cv2.copyMakeBorder(m.astype(np.uint8), ri, ri, ri, ri, cv2.BORDER_CONSTANT, value=0), np.uint8)
     src_y, src_x = np.divmod(src, ww)
     expected = int(m.sum() / (math.pi * rr * rr)) + 2
+    # a pair or three may come from one ball bigger than expected: keep circles well apart; a
+    # cluster (the rack) is balls touching, which a tilted camera sees closer than two radii
+    nms = params.cluster_nms_distance if expected >= 6 else params.nms_distance
     chosen: list[tuple[float, float, float]] = []
     blocked = ~m
     yy, xx = np.mgrid[0:hh, 0:ww]
@@ -368,7 +377,7 @@ def _split_blob(
         if gone.any():
             raw -= np.bincount(dst[gone], weights=wt[gone], minlength=hh * ww)
             alive &= ~gone
-        blocked = blocked | (d2 <= (params.nms_distance * rr) ** 2)
+        blocked = blocked | (d2 <= (nms * rr) ** 2)
     return [(px / fx - pad, py / fy - pad, e) for px, py, e in chosen]
 
 
@@ -412,8 +421,14 @@ def _prepare(crop: U8, region: TableRegion, scale: float, params: BlobParams) ->
     else:
         scale, region_mask, radius = 1.0, region.mask, region.radius
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
-    fg = foreground(hsv, region.cloth, params.fg_distance)
-    dark = (hsv[..., 2] < max(25.0, 0.35 * region.cloth.val)).astype(np.uint8)
+    # the cloth's spread is measured at the scale the foreground is read at, so that a frame's
+    # resolution does not change what counts as "not cloth"
+    try:
+        cloth = estimate_cloth(hsv, (region_mask > 0).astype(np.float64))
+    except UserError:
+        cloth = region.cloth
+    fg = foreground(hsv, cloth, params.fg_distance)
+    dark = (hsv[..., 2] < max(25.0, 0.35 * cloth.val)).astype(np.uint8)
     r_med = float(np.median(radius[region_mask > 0][::7])) if np.any(region_mask) else 5.0
     er = max(1, int(round(0.3 * r_med)))
     mask = cv2.erode(region_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * er + 1, 2 * er + 1)))
@@ -468,7 +483,7 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
         shapes = {}
         holes = _holes_in(region, work.scale)
         k, aspect = measure_corrections(
-            work.labels, work.blobs, work.radius, params, work.inner, work.dark, shapes, holes
+            work.labels, work.blobs, work.radius, params, work.inner, work.dark, shapes, holes, None
         )
     sc = work.scale
     labels, radius = work.labels, work.radius

@@ -125,8 +125,8 @@ def render(
         _fill(img, scene.project(ring), (15, 15, 15))
     default_r = spec.object_radius.get("ball", spec.object_radius.get("white", 25.0))
     for ball in balls:
-        x, y, colour = float(ball[0]), float(ball[1]), ball[2]  # type: ignore[misc]
-        radius = float(ball[3]) if len(ball) > 3 else default_r  # type: ignore[arg-type]
+        x, y, colour = float(ball[0]), float(ball[1]), ball[2]
+        radius = float(ball[3]) if len(ball) > 3 else default_r
         c = scene.project([(x, y, radius)])[0]
         depth = float((np.array([x, y, -radius]) @ rot.T + tvec)[2])
         r_px = f * radius / depth
