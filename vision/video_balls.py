@@ -68,7 +68,7 @@ class CircleParams:
     * ``sizes``: the objects' radii relative to ``r`` (a carrom striker is about 1.33 men).
     """
 
-    min_area: float = 0.45
+    min_area: float = 0.55
     min_width: float = 0.68
     max_width: float = 1.4
     single_area: float = 1.6

@@ -56,6 +56,9 @@ from tableref.vision.video_prints import PrintParams, PrintWatcher
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
 
+#: Kinds of found objects whose look is smeared by motion (their names come from memory).
+SMEARED = ("blur", "streak", "weak")
+
 #: Tables this detector reads (cards need a card reader, not circles).
 VIDEO_TABLES = ("pool", "bar-billiards", "carrom")
 
@@ -89,13 +92,13 @@ class VideoParams:
     pins: PinParams = field(default_factory=PinParams)
     prints: PrintParams = field(default_factory=PrintParams)
     update_every: int = 3
-    memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.35))
+    memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
     lost_frames: int = 4
     colour_cost: float = 4.0
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
-    weak_area: tuple[float, float] = (0.5, 5.0)
+    weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
 
 
@@ -212,6 +215,7 @@ class VideoDetector:
         circles = finder.find(fg, image, changed)
         if bg.unverified.any():
             circles = self._drop_ghosts(work, circles, bg)
+        circles = self._plausible_smears(circles)
         circles += self._lost_streaks(finder.streaks, circles)
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
@@ -267,10 +271,25 @@ class VideoDetector:
         background learns them only where they also stay still, see ``Background.reveal``)."""
         return np.asarray(cv2.bitwise_not(discs), dtype=np.uint8)
 
+    def _plausible_smears(self, circles: list[Circle]) -> list[Circle]:
+        """A smeared ball comes from somewhere: a capsule is taken for a moving ball only near a
+        ball seen in the last frames (a finger or a cue end is capsule-shaped too)."""
+        if not any(c.kind == "blur" for c in circles):
+            return circles
+        out = []
+        for c in circles:
+            if c.kind == "blur":
+                reach = (0.5 * self.p.circles.max_blur + 3.0) * c.r
+                if not any(math.hypot(c.x - m.x, c.y - m.y) < reach * (1 + 0.5 * m.age) for m in self._memos):
+                    continue
+            out.append(c)
+        return out
+
     def _lost_faint(self, changed: U8, fg: U8, circles: list[Circle]) -> list[Circle]:
-        """A ball seen a moment ago and not found now, looked for in the weaker evidence of any
-        change from the empty table: a light striker smeared over a light board, a fast ball
-        whose smear barely shows. A ball-sized piece of change near where it was is taken."""
+        """A ball seen moving a moment ago and not found now, looked for in the weaker evidence of
+        any change from the empty table: a light striker smeared over a light board, a fast ball
+        whose smear barely shows. A ball-sized piece of change near where it was heading is taken.
+        (A ball that vanishes at rest is hidden or potted, and is not looked for.)"""
         view = self.view
         assert view is not None
         lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames
@@ -292,7 +311,8 @@ class VideoDetector:
                 area = float(stats[i, cv2.CC_STAT_AREA])
                 disc = math.pi * m.r * m.r
                 if d < reach and self.p.weak_area[0] * disc <= area <= self.p.weak_area[1] * disc \
-                        and (best is None or d < best[0]):
+                        and (best is None or d < best[0]) \
+                        and (math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)):
                     best = (d, i)
             if best is None:
                 continue
@@ -304,6 +324,25 @@ class VideoDetector:
                 continue
             out.append(Circle(cx, cy, m.r, 1.0, 0.5, 0.0, "weak"))
         return out
+
+    @staticmethod
+    def _smear_from(lab: Any, stats: Any, i: int, m: _Memo) -> bool:
+        """True when piece ``i`` is a streak whose axis runs back to where ``m`` rested (a ball
+        struck from rest): what a hand or a cue nearby does not look like."""
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        part = (lab[y:y + h, x:x + w] == i).astype(np.uint8)
+        mo = cv2.moments(part, binaryImage=True)
+        if mo["m00"] <= 0:
+            return False
+        a, b, c = mo["mu20"] / mo["m00"], mo["mu02"] / mo["m00"], mo["mu11"] / mo["m00"]
+        common = math.sqrt(max(0.0, ((a - b) / 2) ** 2 + c * c))
+        major, minor = (a + b) / 2 + common, max(1e-6, (a + b) / 2 - common)
+        if major < 2.5 * minor:  # not elongated (sd ratio about 1.6)
+            return False
+        theta = 0.5 * math.atan2(2 * c, a - b)
+        cx, cy = mo["m10"] / mo["m00"] + x, mo["m01"] / mo["m00"] + y
+        off = abs(-(m.x - cx) * math.sin(theta) + (m.y - cy) * math.cos(theta))  # distance to the axis
+        return off < 1.5 * m.r
 
     def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background) -> list[Circle]:
         """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`)."""
@@ -358,7 +397,8 @@ class VideoDetector:
         elif self.table == "bar-billiards":
             scores = [bar_billiards_scores(c) for c in colours]
         else:
-            scores = [carrom_scores(col, c.size) for col, c in zip(colours, circles, strict=True)]
+            scores = [carrom_scores(col, c.size if c.kind in ("single", "blur") else 0.0)
+                      for col, c in zip(colours, circles, strict=True)]
         evidence = self._remember(work_xy, circles, scores)
         out: list[Detection] = []
         if self.table == "pool":
@@ -414,6 +454,8 @@ class VideoDetector:
                 top = np.sort(sc)[-2:] if len(sc) > 1 else np.array([0.0, float(sc.max())])
                 clear = top[1] >= 0.5 and top[1] - top[0] >= 0.25
                 w = min(a, self.p.clear_memory) if clear else a
+                if circles[i].kind in SMEARED:
+                    w = 1.0  # a smear's colours and size are the cloth's as much as the ball's
                 ev = w * m.evidence + (1.0 - w) * sc
                 gap = m.age + 1
                 vx, vy = (xy[i, 0] - m.x) / gap, (xy[i, 1] - m.y) / gap

@@ -237,8 +237,9 @@ class TableView:
         for hole in spec.holes:
             holes |= (tx - hole.x) ** 2 + (ty - hole.y) ** 2 <= (hole.radius + rmm) ** 2
         #: where a ball's centre may be: on the surface, in a pocket's jaws, or flying over a cushion
-        #: (a carrom man never sits beyond the board's edge; a striker held above it is in a hand)
-        flight = 0.0 if spec.name == "carrom" else 0.6 * rmm
+        #: (a carrom man's centre stays a radius inside the frame; a striker held over the edge is
+        #: in a hand, not on the board)
+        flight = -0.5 * rmm if spec.name == "carrom" else 0.6 * rmm
         self.centre_mask: U8 = ((within(-flight) | holes) * 255).astype(np.uint8)
         #: where a ball's centre may be when it rests on the cloth
         self.rest_mask: U8 = ((within(0.6 * rmm) | holes) * 255).astype(np.uint8)

@@ -204,11 +204,12 @@ CARROM_LABELS = ("white", "black", "queen", "striker")
 
 
 def carrom_scores(c: BallColour, size: float) -> F64:
-    """[white, black, queen, striker] confidences; ``size`` is the measured radius over a man's.
+    """[white, black, queen, striker] confidences; ``size`` is the measured radius over a man's
+    (0 when it could not be measured: a piece in a crowd).
 
     The striker is larger (about 1.33 men); the queen red; black men dark; the rest white.
     """
-    striker = float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
+    striker = 0.5 if size <= 0 else float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
     queen = 0.0
     if c.hue >= 0:
         queen = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.2) / 0.3, 0.0, 1.0))
