@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -88,7 +89,7 @@ def render(
     azimuth_deg: float = 90.0,
     size: tuple[int, int] = (1280, 720),
     distortion: Sequence[float] = (0.0, 0.0, 0.0, 0.0, 0.0),
-    balls: Sequence[tuple[float, ...] | tuple[float, float, tuple[int, int, int]]] = (),
+    balls: Sequence[tuple[Any, ...]] = (),
     cloth_bgr: tuple[int, int, int] = (60, 120, 30),
     fill: float = 0.85,
     seed: int = 0,
