@@ -433,7 +433,7 @@ class VideoDetector:
             nb = np.linalg.norm(ev, axis=1)[None, :]
             unlike = np.where((na > 1e-6) & (nb > 1e-6), 1.0 - (sc @ ev.T) / np.maximum(na * nb, 1e-12), 0.5)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
-            ii, jj = np.nonzero(d < gate * r * (1.0 + ages[None, :]))
+            ii, jj = np.nonzero(d < gate * r * (1.0 + 2.0 * ages[None, :]))
             pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
         pairs.sort()
         used_i: set[int] = set()

@@ -209,11 +209,13 @@ def carrom_scores(c: BallColour, size: float) -> F64:
 
     The striker is larger (about 1.33 men); the queen red; black men dark; the rest white.
     """
-    striker = 0.5 if size <= 0 else float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
     queen = 0.0
     if c.hue >= 0:
         queen = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.2) / 0.3, 0.0, 1.0))
     black = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * (1.0 - queen)
-    white = max(0.0, 1.0 - black - queen)
+    light = max(0.0, 1.0 - black - queen)  # a white man or the striker
+    if size <= 0:  # size unknown: the light piece is either, the others are what they look
+        return np.array([0.5 * light, black, queen, 0.5 * light])
+    striker = float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
     man = 1.0 - striker
-    return np.array([white * man, black * man, queen * man, striker * max(0.2, 1.0 - black)])
+    return np.array([light * man, black * man, queen * man, striker * max(0.2, 1.0 - black)])
