@@ -12,8 +12,11 @@ connected piece of foreground is read against that size:
   the camera's full resolution with a circle Hough transform of the expected radius: every colour
   edge votes for the centre one radius away along its gradient. Each ball of a rack collects the
   votes of its own outline; a forearm's straight edges spread theirs along lines.
-* **nothing**: pieces much thinner than a ball (cue shaft, lines, pins) or smaller than half a
-  ball.
+* **a ball of the cloth's own colour**: only its highlight, its number or its shaded rim differ
+  from the cloth, so its piece is small or missing. A small piece is searched at full resolution
+  for a clear circular outline of the expected size; such a circle needs only some change from
+  the empty table (shading included) over its disc, not a solid foreground disc.
+* **nothing**: pieces much thinner than a ball (cue shaft, lines, pins) or smaller than that.
 
 Every candidate from the second kind must then *explain its surroundings*: the ring just outside
 a ball is background or another ball. Foreground there that no candidate explains means the

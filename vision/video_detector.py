@@ -20,9 +20,18 @@ Per frame (about 16 ms budget for the whole pipeline at 1280x720 on one core):
 
 The first frame founds the background: objects found on it against a smooth cloth estimate are
 painted out, while fixed features of the table (holes, pockets, pins, a carrom board's printed
-circles) stay in it. **State**: the background, the noise thresholds, the pins' looks and the
-per-object colour memory persist between frames; call :meth:`VideoDetector.reset` before feeding
-frames of another video or after the camera moved.
+circles) stay in it. What the first frame's objects hid is learned once they have moved away and
+the place stays still (else a *ghost* of the starting position would stay in the foreground).
+
+A short memory of the objects (where each was, how it moved, the colour evidence of its past
+views) does three things a single frame cannot: it keeps a pool ball's number while the ball
+shows only its white, it names a smeared ball (a capsule, or a streak cut out of a piece joined
+to the cue) by the ball it continues, and it accepts weaker evidence for a ball lost a moment ago
+(a fast ball smeared almost to nothing) near where it was heading.
+
+**State**: the background, the noise thresholds, the pins' looks, the printed circles' look and
+the object memory persist between frames; call :meth:`VideoDetector.reset` before feeding frames
+of another video or after the camera moved.
 """
 
 from __future__ import annotations
