@@ -225,6 +225,7 @@ class VideoDetector:
         if bg.unverified.any():
             circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
+        circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
         circles += self._lost_streaks(finder.streaks, circles)
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
@@ -280,6 +281,13 @@ class VideoDetector:
         background learns them only where they also stay still, see ``Background.reveal``)."""
         return np.asarray(cv2.bitwise_not(discs), dtype=np.uint8)
 
+    def _over_hole(self, c: Circle) -> bool:
+        """A circle centred well inside a hole or pocket is its rim (or a pin lying over it), not
+        a ball: a ball whose centre is over a hole has dropped."""
+        view = self.view
+        assert view is not None
+        return any(sd.kind == "hole" and math.hypot(c.x - sd.x, c.y - sd.y) < 0.8 * sd.radius for sd in view.statics)
+
     def _plausible_smears(self, circles: list[Circle]) -> list[Circle]:
         """A smeared ball comes from somewhere: a capsule is taken for a moving ball only near a
         ball seen in the last frames (a finger or a cue end is capsule-shaped too)."""
@@ -301,8 +309,15 @@ class VideoDetector:
         (A ball that vanishes at rest is hidden or potted, and is not looked for.)"""
         view = self.view
         assert view is not None
+        # a ball that vanishes by a hole has dropped into it; a fallen pin is a change too
+        fixed = [sd for sd in view.statics if sd.kind in ("hole", "pin")]
+
+        def near_fixed(x: float, y: float, r: float) -> bool:
+            return any(math.hypot(x - sd.x, y - sd.y) < sd.radius + 3.0 * r for sd in fixed)
+
         lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames
-                and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)]
+                and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)
+                and not near_fixed(m.x, m.y, m.r)]
         if not lost:
             return []
         taken = np.zeros(changed.shape, np.uint8)
@@ -329,7 +344,8 @@ class VideoDetector:
             cx, cy = float(cents[i][0]), float(cents[i][1])
             xi, yi = int(round(cx)), int(round(cy))
             if not (0 <= yi < view.centre_mask.shape[0] and 0 <= xi < view.centre_mask.shape[1]) \
-                    or not view.centre_mask[yi, xi] or any(math.hypot(cx - c.x, cy - c.y) < 1.5 * c.r for c in out):
+                    or not view.centre_mask[yi, xi] or any(math.hypot(cx - c.x, cy - c.y) < 1.5 * c.r for c in out) \
+                    or near_fixed(cx, cy, m.r):
                 continue
             out.append(Circle(cx, cy, m.r, 1.0, 0.5, 0.0, "weak"))
         return out
