@@ -121,6 +121,7 @@ def test_wrong_table_kind_is_refused() -> None:
 
     with pytest.raises(UserError, match="square"):
         check_table_kind(load_table("cards"), fit)
+    check_table_kind(load_table("bar-billiards"), fit)  # both long cloth tables: not refused
     board = render("carrom", tilt_deg=10.0, cloth_bgr=(120, 170, 215))
     with pytest.raises(UserError, match="carrom board"):
         build_calibration(board.image, "pool")
