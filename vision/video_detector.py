@@ -52,6 +52,7 @@ from tableref.vision.video_cloth import Background, ForegroundParams, cloth_fiel
 from tableref.vision.video_geometry import CalibratedMapping, TableView
 from tableref.vision.video_identity import (
     CARROM_LABELS,
+    BallColour,
     assign_unique,
     ball_colours,
     bar_billiards_scores,
@@ -90,6 +91,8 @@ class VideoParams:
     * ``memory_gate``: how far (in radii) an object may move between frames and keep its memory.
     * ``clear_memory``: the memory weight when this frame's view is unambiguous (one name clearly
       best), so a clear view corrects a wrong memory within a couple of frames.
+    * ``solid_after``: pool views of colour all over (hardly any white) after which a ball that
+      never showed a stripe's caps counts as a solid.
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
@@ -105,6 +108,7 @@ class VideoParams:
     memory_gate: float = 4.0
     lost_frames: int = 4
     colour_cost: float = 4.0
+    solid_after: int = 12
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
     weak_area: tuple[float, float] = (0.5, 4.0)
@@ -120,6 +124,8 @@ class _Memo:
     evidence: F64
     r: float = 4.0
     age: int = 0  # frames since last seen
+    stripe_views: int = 0  # pool: views that showed a stripe's white caps beside its colour
+    solid_views: int = 0  # pool: views that showed colour all over with hardly any white
 
 
 class VideoDetector:
@@ -406,7 +412,7 @@ class VideoDetector:
         view = self.view
         assert view is not None
         if not circles:
-            self._remember(np.zeros((0, 2)), [], [])
+            self._remember(np.zeros((0, 2)), [], [], [])
             return []
         work_xy = np.array([[c.x, c.y] for c in circles], dtype=np.float64)
         pts = view.to_image(work_xy)
@@ -424,7 +430,8 @@ class VideoDetector:
         else:
             scores = [carrom_scores(col, c.size if c.kind in ("single", "blur") else 0.0)
                       for col, c in zip(colours, circles, strict=True)]
-        evidence = self._remember(work_xy, circles, scores)
+        views = [_view_kind(c) for c in colours] if self.table == "pool" else [0] * len(circles)
+        evidence = self._remember(work_xy, circles, scores, views)
         out: list[Detection] = []
         if self.table == "pool":
             for (x, y), c, r, (n, conf) in zip(pts, circles, radii, assign_unique(evidence), strict=True):
@@ -438,9 +445,15 @@ class VideoDetector:
                 out.append(Detection(names[j], names[j], float(x), float(y), r, _score(c, conf)))
         return out
 
-    def _remember(self, xy: F64, circles: list[Circle], scores: list[F64]) -> list[F64]:
+    def _remember(self, xy: F64, circles: list[Circle], scores: list[F64], views: list[int]) -> list[F64]:
         """Blend each object's colour evidence with what it showed in earlier frames (the object
-        is followed by nearest neighbour, predicted with its last motion)."""
+        is followed by nearest neighbour, predicted with its last motion).
+
+        Pool: whether a ball is a stripe is a matter of its history, not of one view (a stripe
+        rolling shows its band, then its white caps; a solid never shows much white). ``views``
+        says what each view showed (+1 stripe, -1 solid, 0 neither); once an object has shown a
+        stripe, or only ever solid views, its numbers lean that way.
+        """
         gate = self.p.memory_gate
         pairs: list[tuple[float, int, int]] = []
         if len(circles) and self._memos:
@@ -474,6 +487,13 @@ class VideoDetector:
         out: list[F64] = []
         a = dict(self.p.memory).get(self.table, 0.5)
         for i, sc in enumerate(scores):
+            stripes = solids = 0
+            if i in match:
+                stripes, solids = self._memos[match[i]].stripe_views, self._memos[match[i]].solid_views
+            stripes += views[i] > 0
+            solids += views[i] < 0
+            if self.table == "pool":
+                sc = _lean(sc, stripes, solids, self.p.solid_after)
             if i in match:
                 m = self._memos[match[i]]
                 top = np.sort(sc)[-2:] if len(sc) > 1 else np.array([0.0, float(sc.max())])
@@ -489,16 +509,42 @@ class VideoDetector:
                 vx = vy = 0.0
             # a sighting on weak evidence does not renew the memory: a run of them ends
             age = (self._memos[match[i]].age + 1) if i in match and circles[i].kind in ("weak", "streak") else 0
-            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age))
+            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear)
         for j, m in enumerate(self._memos):
             if j not in used_j and m.age < self.p.lost_frames:
                 coast = m.age < 2
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
-                                   m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1))
+                                   m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
+                                   m.stripe_views, m.solid_views))
         self._memos = memos
         return out
+
+
+def _view_kind(c: BallColour) -> int:
+    """+1 for a view that can only be a stripe (white caps spread around beside a clear colour),
+    -1 for one that can only be a solid (colour all over, hardly any white), else 0."""
+    if 0.25 <= c.white <= 0.85 and c.sat >= 0.1 and c.white_spread >= 0.18 and c.hue >= 0:
+        return 1
+    if c.white < 0.1 and c.sat >= 0.6 and c.hue >= 0:
+        return -1
+    return 0
+
+
+def _lean(sc: F64, stripes: int, solids: int, solid_after: int) -> F64:
+    """Pool scores leaning to the stripe or solid numbers an object's history shows."""
+    out = sc.copy()
+    if stripes >= 2:
+        for n in range(1, 8):
+            out[n + 8] = max(out[n + 8], out[n])
+            out[n] *= 0.2
+        out[0] *= 0.3
+    elif solids >= solid_after and stripes == 0:
+        for n in range(1, 8):
+            out[n] = max(out[n], out[n + 8])
+            out[n + 8] *= 0.2
+    return out
 
 
 def _score(c: Circle, conf: float) -> float:

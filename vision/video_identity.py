@@ -87,8 +87,9 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     ref = np.repeat(np.maximum(20.0, np.asarray(cloth_v, dtype=np.float32)), counts)
     white = (ss < 75) & (vv > 1.05 * ref)
-    dark = vv < 0.55 * ref
-    sat = (ss >= 90) & ~dark & ~white
+    # a saturated pixel keeps its hue even in shade (a maroon band on a shaded rim)
+    sat = (ss >= 90) & ~white & ((vv >= 0.55 * ref) | ((ss >= 150) & (vv >= 0.25 * ref)))
+    dark = (vv < 0.55 * ref) & ~sat
     ang = hh * np.float32(math.pi / 90.0)
 
     def per(values: NDArray[np.floating] | NDArray[np.bool_]) -> NDArray[np.float64]:
