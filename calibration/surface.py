@@ -372,9 +372,9 @@ def find_surface(image: U8, aspect: float = 2.0, table: str | None = None) -> Su
         raise UserError("not a colour image of at least 32x32 pixels")
     rows, cols = image.shape[:2]
     mask, cloth, scale = segment_cloth(image)
-    if table is not None:
-        check_cloth_kind(table, cloth)
     quad_small = quad_from_mask(mask)
+    if table is not None:  # a table-shaped surface of the wrong look: the wrong --table
+        check_cloth_kind(table, cloth)
     quad = tuple((x / scale, y / scale) for x, y in quad_small)
     quad = orient_quad(quad, aspect)
     cov = quad_coverage(mask, quad, scale)

@@ -186,7 +186,14 @@ def region_from_cloth(spec: TableSpec, image: U8) -> TableRegion:
     mask_small, cloth, scale = segment_cloth(image)
     if int(np.count_nonzero(mask_small)) < 0.03 * mask_small.size:
         raise UserError("no table found: no cloth-coloured region of any size near the centre of the picture")
-    check_cloth_kind(spec.name, cloth)
+    try:
+        check_cloth_kind(spec.name, cloth)
+    except UserError:
+        # no table outline was found, so the dominant colour may be a wall or a floor: say so
+        # rather than blame --table
+        raise UserError(
+            f"no {spec.name} table found: no table outline, and the main surface near the centre does not look like one"
+        ) from None
     hull = cv2.convexHull(cv2.findNonZero(mask_small)).reshape(-1, 2).astype(np.float64) / scale
     x0, y0 = int(max(0, hull[:, 0].min())), int(max(0, hull[:, 1].min()))
     x1, y1 = int(min(cols, hull[:, 0].max() + 1)), int(min(rows, hull[:, 1].max() + 1))
