@@ -57,7 +57,8 @@ class CircleParams:
       crowded piece that may be foreground no other candidate explains. Lower rejects more arm and
       cue pieces, and also balls a cue tip or a hand touches. ``vote_slack`` raises that limit per
       Hough vote (per pixel of radius) above 1.5, up to two: a clear outline is a ball even beside
-      a neighbour the transform missed.
+      a neighbour the transform missed; only where the circles fill ``crowd_fill`` of their piece
+      (a crowd of balls, not a hand holding one).
     * ``min_votes``: Hough votes (per pixel of radius) a circle needs in a crowded piece.
     * ``faint_area``/``faint_votes``/``faint_cover``: a piece smaller than ``min_area`` but larger
       than ``faint_area`` discs (a highlight, a number disc) is searched for a circle of the
@@ -82,6 +83,7 @@ class CircleParams:
     ring_out: float = 1.7
     max_unexplained: float = 0.3
     vote_slack: float = 0.12
+    crowd_fill: float = 0.6
     min_votes: float = 1.2
     faint_area: float = 0.08
     faint_votes: float = 2.0
@@ -260,9 +262,33 @@ class ObjectFinder:
             crowded.append((pc, r))
         support = mask if changed is None else changed
         found_circles = singles + self._validate(crowd, mask, singles, support=support)
+        found_circles = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support)
         found_circles += self._validate(faint, mask, found_circles, faint=True, support=support)
         self.streaks = self._streaks(labels, crowded, found_circles)
         return found_circles
+
+    def _drop_lone_strong(self, circles: list[Circle], labels: I32, crowded: list[tuple[Piece, float]],
+                          mask: U8, singles: list[Circle], support: U8) -> list[Circle]:
+        """The vote slack of the ring test is for crowds of balls (a rack with a ball of the
+        cloth's colour missing): in a piece that its circles do not mostly fill (a hand holding a
+        ball, an arm), circles must pass the plain ring test."""
+        if not crowded or self.p.vote_slack <= 0:
+            return circles
+        out = list(circles)
+        for pc, _ in crowded:
+            x0, y0, x1, y1 = pc.box
+            own = labels[y0:y1, x0:x1] == pc.label
+            inside = [c for c in out if c.kind == "crowd" and x0 <= c.x < x1 and y0 <= c.y < y1
+                      and own[min(y1 - y0 - 1, int(c.y) - y0), min(x1 - x0 - 1, int(c.x) - x0)]]
+            if not inside:
+                continue
+            filled = np.zeros(own.shape, np.uint8)
+            for c in inside:
+                cv2.circle(filled, (int(round(c.x - x0)), int(round(c.y - y0))), int(round(1.15 * c.r)), 1, -1)
+            if float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
+                continue
+            out = [c for c in out if c not in inside or c.unexplained <= self.p.max_unexplained]
+        return out
 
     def _faint(self, image: U8, pc: Piece, r: float) -> list[tuple[float, float, float]]:
         """Strong circles of the expected size around a small piece of foreground."""
