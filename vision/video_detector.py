@@ -238,7 +238,10 @@ class VideoDetector:
         detections = self._name(image, circles, bg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
         if self._pins is not None:
-            detections += self._pins.detect(image, None, balls_px, fg)
+            pins = self._pins.detect(image, None, balls_px, fg)
+            if self._pins.claimed:
+                detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
+            detections += pins
         self._frame += 1
         if self._frame % self.p.update_every == 0:
             discs = np.zeros(fg.shape, np.uint8)

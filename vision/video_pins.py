@@ -43,7 +43,9 @@ class PinParams:
       perfect match). An undisturbed pin matches at 0.97 or better; a pin fallen towards its hole
       can still match at 0.8. ``restand_match``: the match a fallen pin needs to stand again (the
       referee resets pins between visits). ``partial_match``: the same over the part of the pin a
-      ball resting against it leaves in view; a pin hidden that way keeps its last state.
+      ball resting against it leaves in view; a pin hidden that way keeps its last state, unless
+      its place matches worse than ``gone_match`` and the "ball" lies within a pin's length of
+      it: that is the pin itself, fallen.
     * ``busy_fraction``: share of the pin's neighbourhood in the foreground above which something
       (a hand, an arm, a cue) is over it and the pin is not judged this frame.
     * ``fallen_mm``: how far from the spot a fallen pin is looked for.
@@ -55,6 +57,7 @@ class PinParams:
     stand_match: float = 0.88
     restand_match: float = 0.93
     partial_match: float = 0.65
+    gone_match: float = 0.3
     busy_fraction: float = 0.35
     fallen_mm: float = 70.0
     plugged_margin: float = 0.15
@@ -80,6 +83,8 @@ class PinWatcher:
         self.p = params or PinParams()
         self.pins = pins
         self._state: list[_PinState] = []
+        #: ball detections (x, y, r image px) found to be a fallen pin in the last frame
+        self.claimed: list[tuple[float, float, float]] = []
 
     def _box(self, pin: PinSpec, x_mm: float, y_mm: float) -> tuple[int, int, int, int]:
         """Full-resolution box holding the standing pin (base ring to head), with a small margin."""
@@ -162,7 +167,7 @@ class PinWatcher:
         """Pin detections for this frame; ``balls`` are (x, y, r) image pixels of found balls,
         ``fg_work`` the foreground at work resolution (for fallen pins)."""
         out: list[Detection] = []
-        h, w = image.shape[:2]
+        self.claimed = []
         for st in self._state:
             pin = st.spec
             base = self.view.project(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
@@ -182,6 +187,17 @@ class PinWatcher:
                     self._moved(st, base, part[1])
                     st.fallen = False
                     out.append(self._standing(st))
+                    continue
+                lying = self._lying_pin(image, st, base, balls)
+                if lying:
+                    # the "ball" over the spot is the pin itself, lying where it fell
+                    self.claimed.extend(lying)
+                    st.fallen = True
+                    where = self._fallen_position(fg_work, st, [b for b in balls if b not in lying])
+                    if where is not None:
+                        st.fallen_mm = where
+                    if st.fallen_mm is not None:
+                        out.append(self._fallen(st))
                 elif not st.fallen:
                     out.append(self._standing(st, 0.4))  # unseen: as it was
                 elif st.fallen_mm is not None:
@@ -206,6 +222,18 @@ class PinWatcher:
             if st.fallen_mm is not None:
                 out.append(self._fallen(st))
         return out
+
+    def _lying_pin(self, image: U8, st: _PinState, base: NDArray[np.float64],
+                   balls: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+        """The "balls" over a pin that are the pin lying where it fell: the standing look is gone
+        from its place (no fit at all, ball or not) and they sit within a pin's length of it."""
+        found = self._match(image, st, base, search=False)
+        if found is None or found[0] >= self.p.gone_match:
+            return []
+        s = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0])
+        reach = st.spec.height * s
+        near = [b for b in balls if math.hypot(b[0] - base[0], b[1] - base[1]) < reach]
+        return near if near and all(math.hypot(b[0] - base[0], b[1] - base[1]) < reach for b in near) else []
 
     def _partial_fit(self, image: U8, st: _PinState, base: NDArray[np.float64],
                      balls: list[tuple[float, float, float]]) -> tuple[float, tuple[int, int]] | None:
