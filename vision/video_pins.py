@@ -189,6 +189,14 @@ class PinWatcher:
                     out.append(self._standing(st))
                     continue
                 lying = self._lying_pin(image, st, base, balls)
+                if not lying and part is not None and part[0] < self.p.gone_match and not st.fallen:
+                    st.fallen = True  # what shows of the pin's place has lost its standing look
+                    where = self._fallen_position(fg_work, st, balls)
+                    if where is not None:
+                        st.fallen_mm = where
+                    if st.fallen_mm is not None:
+                        out.append(self._fallen(st))
+                    continue
                 if lying:
                     # the "ball" over the spot is the pin itself, lying where it fell
                     self.claimed.extend(lying)
