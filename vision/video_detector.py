@@ -528,7 +528,7 @@ class VideoDetector:
 def _view_kind(c: BallColour) -> int:
     """+1 for a view that can only be a stripe (white caps spread around beside a clear colour),
     -1 for one that can only be a solid (colour all over, hardly any white), else 0."""
-    if 0.15 <= c.white <= 0.85 and c.sat >= 0.1 and c.white_spread >= 0.28 and c.hue >= 0:
+    if 0.25 <= c.white <= 0.85 and c.sat >= 0.1 and c.white_spread >= 0.18 and c.hue >= 0:
         return 1
     if c.white < 0.1 and c.sat >= 0.6 and c.hue >= 0:
         return -1

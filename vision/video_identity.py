@@ -150,8 +150,6 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
         stripe = float(np.clip((c.white - 0.12) / 0.3, 0.0, 1.0))
         if c.white < 0.45:
             stripe *= float(np.clip((c.white_spread - 0.06) / 0.12, 0.0, 1.0))
-            if c.white_spread >= 0.28:  # white on opposite sides: caps, not a number disc
-                stripe = max(stripe, float(np.clip((c.white - 0.1) / 0.15, 0.0, 1.0)))
         amount = min(1.0, c.sat / 0.2) * (1.0 - min(1.0, c.hue_spread * 2.0))
         for n, hue in POOL_HUE.items():
             fit = max(0.0, 1.0 - hue_gap(c.hue, hue) / 12.0)
