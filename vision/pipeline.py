@@ -123,8 +123,16 @@ class VisionPipeline:
         return cls.create(table_kind, calibration)
 
     def reset(self) -> None:
+        """Start over (a looped clip, a reconnected stream): tracks, events and the detector's memory.
+
+        A video detector keeps a background model of the empty cloth; after a jump in the footage
+        that model describes another moment, so it is cleared too.
+        """
         self.tracker = Tracker(self.spec, **self._tracker_options)
         self.extractor = EventExtractor(self.spec, self._extractor_params)
+        detector_reset = getattr(self.detector, "reset", None)
+        if callable(detector_reset):
+            detector_reset()
 
     def step(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
         detections = with_table_mm(self.detector.detect(image), self.mapping)
