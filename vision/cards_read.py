@@ -1,0 +1,176 @@
+"""Reading cards: the trained models applied to found cards and to corner-index proposals.
+
+:class:`CardReader` owns the two classifiers (``models/cards/card.npz`` reads a whole card from its
+rectified image, pips and averaged corner index; ``models/cards/index.npz`` reads a single corner
+index) and turns their outputs into :class:`CardObservation` records, the per-frame unit the
+detector hands to the trick builder. An observation keeps the full probabilities, not only the
+best label, so the tracker can add up evidence over many frames and keep a card that has already
+been played from being read again elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tableref.errors import UserError
+from tableref.vision.cards_features import card_descriptor, index_features
+from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
+from tableref.vision.cards_model import MLP
+
+F32 = NDArray[np.float32]
+F64 = NDArray[np.float64]
+U8 = NDArray[np.uint8]
+
+#: Ranks as the card models name them (the ace is written ``A``, ten ``10``).
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: tuple[str, ...] = ("S", "H", "D", "C")
+#: The 52 card labels, rank then suit, in a fixed order: index ``r * 4 + s``.
+LABELS: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+BACK = "back"
+NONE = "none"
+#: The card model's heads: rank (plus a card back, plus "not a card": a hand, a sleeve), suit.
+CARD_HEADS: tuple[tuple[str, ...], ...] = ((*RANKS, BACK, NONE), SUITS)
+#: The index model's heads: rank (plus "not an index"), suit.
+INDEX_HEADS: tuple[tuple[str, ...], ...] = ((*RANKS, NONE), SUITS)
+
+DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "cards"
+
+
+def label_logp(rank_p: F32, suit_p: F32) -> F32:
+    """Log-probabilities of the 52 labels (in :data:`LABELS` order) from a rank and a suit distribution.
+
+    The ranks are renormalised: these are the odds of each card *given* that a card face is seen
+    (whether it is one at all is the rank head's ``back`` and ``none``, kept apart).
+    """
+    ranks = np.asarray(rank_p[: len(RANKS)], np.float64)
+    r = np.log(ranks / max(float(ranks.sum()), 1e-9) + 1e-6)
+    s = np.log(np.asarray(suit_p, np.float64) + 1e-6)
+    return np.asarray((r[:, None] + s[None, :]).ravel(), np.float32)
+
+
+@dataclass(frozen=True)
+class CardObservation:
+    """One card seen in one frame.
+
+    ``corners_px`` are image pixels (clockwise, first side short); ``centre_mm``/``angle`` are table
+    millimetres and degrees (of the long axis, modulo 180) when a calibration is known.
+    ``logp`` holds the log-probability of each of the 52 :data:`LABELS` (given a face is seen);
+    ``p_back`` the chance the card is face down, ``p_none`` the chance it is no card at all (a hand);
+    ``face_fraction`` how much of the card face was seen (the rest hidden).
+    ``source`` is ``card`` (a card outline read whole) or ``index`` (a corner index read alone).
+    ``fresh`` is False when the card lay exactly as in the previous frame and its reading was
+    carried over rather than repeated (it is then no new evidence).
+    """
+
+    corners_px: F64
+    centre_px: tuple[float, float]
+    logp: F32
+    p_back: float
+    face_fraction: float = 1.0
+    p_none: float = 0.0
+    centre_mm: tuple[float, float] | None = None
+    angle: float | None = None
+    corners_mm: F64 | None = None
+    source: str = "card"
+    index_boxes: tuple[tuple[float, float, float, float], ...] = field(default_factory=tuple)
+    fresh: bool = True  # False: the reading was carried over from an identical view in an earlier frame
+
+    @property
+    def face_up(self) -> bool:
+        return self.p_back < 0.5
+
+    @property
+    def best(self) -> tuple[str, float]:
+        """The most likely label and its probability."""
+        k = int(np.argmax(self.logp))
+        return LABELS[k], float(math.exp(float(self.logp[k])))
+
+    @property
+    def area_px(self) -> float:
+        q = self.corners_px
+        return 0.5 * abs(float(np.dot(q[:, 0], np.roll(q[:, 1], -1)) - np.dot(q[:, 1], np.roll(q[:, 0], -1))))
+
+
+@dataclass(frozen=True)
+class IndexHit:
+    """A corner index read in the image: where, which way up, how big, and its reading."""
+
+    proposal: IndexProposal
+    logp: F32
+    p_index: float
+
+    @property
+    def best(self) -> tuple[str, float]:
+        k = int(np.argmax(self.logp))
+        return LABELS[k], float(math.exp(float(self.logp[k])))
+
+
+class CardReader:
+    """The trained card and index classifiers, loaded once (see the module docstring)."""
+
+    def __init__(self, model_dir: str | Path | None = None) -> None:
+        self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
+        self.card_model = _load(self.model_dir / "card.npz", CARD_HEADS)
+        self._index_model: MLP | None = None
+
+    @property
+    def index_model(self) -> MLP:
+        """The index classifier, loaded when first needed (calibrated overhead play never needs it)."""
+        if self._index_model is None:
+            self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
+        return self._index_model
+
+    def read_quads(self, image: U8, quads: Sequence[F64]) -> list[tuple[F32, float, float]]:
+        """(52-label log-probabilities, chance of a back, chance of no card) for each quad (image pixels)."""
+        if not quads:
+            return []
+        feats = np.stack([card_descriptor(image, q) for q in quads])
+        rank_p, suit_p = self.card_model.predict(feats)
+        return [(label_logp(r, s), float(r[-2]), float(r[-1])) for r, s in zip(rank_p, suit_p, strict=True)]
+
+    def read_indices(self, image: U8, min_glyph: float = 7.0, min_p: float = 0.5,
+                     max_proposals: int = 4000) -> list[IndexHit]:
+        """Corner indices anywhere in ``image`` whose reading is at least ``min_p`` likely."""
+        proposals = propose(find_glyphs(image, min_size=min_glyph))[:max_proposals]
+        if not proposals:
+            return []
+        cropper = Cropper(image)
+        feats = np.stack([index_features(cropper.crop(p), cropper.glyph(p, "top"), cropper.glyph(p, "bottom"))
+                          for p in proposals])
+        rank_p, suit_p = self.index_model.predict(feats)
+        return _vote(proposals, rank_p, suit_p, min_p)
+
+
+def _vote(proposals: Sequence[IndexProposal], rank_p: F32, suit_p: F32, min_p: float) -> list[IndexHit]:
+    """One reading per index: of overlapping proposals (a pair of glyphs, a single glyph, either way
+    up, all looking at the same print) the most confident one speaks."""
+    p_index = 1.0 - rank_p[:, -1]
+    hits = []
+    for k, p in enumerate(proposals):
+        logp = label_logp(rank_p[k], suit_p[k])
+        if float(p_index[k]) * float(np.exp(logp.max())) >= min_p:
+            hits.append(IndexHit(p, logp, float(p_index[k])))
+    hits.sort(key=lambda h: -h.p_index * h.best[1])
+    kept: list[IndexHit] = []
+    for h in hits:
+        q = h.proposal
+        if any(math.hypot(q.cx - k.proposal.cx, q.cy - k.proposal.cy) < 0.45 * max(q.height, k.proposal.height)
+               for k in kept):
+            continue
+        kept.append(h)
+    return kept
+
+
+def _load(path: Path, heads: tuple[tuple[str, ...], ...]) -> MLP:
+    model = MLP.load(path)
+    if model.heads != heads:
+        raise UserError(f"the card model {str(path)!r} was trained for other classes; retrain with scripts/train_cards.py")
+    return model
+
+
