@@ -103,6 +103,10 @@ class VisionPipeline:
     @classmethod
     def create(cls, table: str, calibration: str | Path | dict[str, Any] | None,
                detector_kind: str = "classical") -> VisionPipeline:
+        if table == "cards":  # cards make card events: their own detector and trick builder
+            from tableref.vision.card_pipeline import CardPipeline
+
+            return CardPipeline.create(table, calibration, detector_kind)
         spec = load_table(table)
         mapping = load_calibration(calibration)
         if mapping is None:
