@@ -9,7 +9,7 @@ the same :class:`~tableref.vision.detect.Detector` protocol.
 One call per frame, no state kept between calls. The stages:
 
 1. letterbox the frame to the model's input (long side ``input_size``, sides padded to a
-   multiple of 32, so a 1280x720 frame costs 768x448 and not 768x768);
+   multiple of the network's stride, so a 1280x720 frame costs 768x432 and not 768x768);
 2. run the network once: per anchor a box and one sigmoid score per class;
 3. keep the classes of this table only, then class-agnostic non-maximum suppression, because one
    object never carries two labels;
@@ -59,7 +59,8 @@ TABLE_CLASSES: dict[str, tuple[str, ...]] = {
 UNIQUE_CLASSES = frozenset((*POOL_CLASSES, "bb-red", "queen", "striker"))
 
 MODEL_ENV = "TABLEREF_DETECTOR_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tableref-balls.onnx"
+#: The shipped model: the CPU recipe's (models/README.md); a GPU-trained file can replace it or be named by the env.
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tableref-balls-cpu.onnx"
 DEFAULT_INPUT_SIZE = 768
 STRIDE = 32
 #: A box whose class is only the generic ``ball`` keeps its best identity at this fraction of its score.
@@ -161,12 +162,14 @@ def letterbox(image: U8, size: int, stride: int = STRIDE) -> tuple[F32, Letterbo
 class RawBoxes:
     """The network's kept boxes in image pixels, before labelling.
 
-    ``scores`` has one column per name in ``classes`` (this table's classes only).
+    ``scores`` has one column per name in ``classes`` (this table's classes only); ``presence``
+    is what the boxes were kept by (see :func:`decode`).
     """
 
     boxes: F32  # (n, 4) x0, y0, x1, y1
     scores: F32  # (n, k)
     classes: tuple[str, ...]
+    presence: F32 | None = None  # (n,)
 
     def __len__(self) -> int:
         return int(self.boxes.shape[0])
@@ -174,10 +177,20 @@ class RawBoxes:
 
 def decode(output: F32, class_index: Sequence[int], classes: tuple[str, ...], box: Letterbox,
            min_score: float, iou: float, max_boxes: int = 300) -> RawBoxes:
-    """YOLO head output (1, 4 + nc, anchors) -> boxes kept by score and non-maximum suppression."""
+    """YOLO head output (1, 4 + nc, anchors) -> boxes kept by presence and non-maximum suppression.
+
+    *Presence* is the sum of the two best class scores (at most 1), not the best alone: the head
+    scores each class on its own, so a ball the network is sure of but torn between two numbers
+    (the 3 or the 11 under a glare) has two middling scores, and would be lost at a threshold on
+    either of them. Background, low on every class, stays low.
+    """
     pred = np.asarray(output)[0]
     scores = pred[4:][list(class_index)]  # (k, anchors)
-    best = scores.max(axis=0)
+    if scores.shape[0] > 1:
+        top2 = np.partition(scores, scores.shape[0] - 2, axis=0)[-2:]
+        best = np.minimum(1.0, top2.sum(axis=0))
+    else:
+        best = scores[0]
     keep = np.flatnonzero(best >= min_score)
     if keep.size == 0:
         return RawBoxes(np.zeros((0, 4), np.float32), np.zeros((0, len(classes)), np.float32), classes)
@@ -189,7 +202,8 @@ def decode(output: F32, class_index: Sequence[int], classes: tuple[str, ...], bo
     idx = keep[np.asarray(chosen, dtype=np.int64).reshape(-1)]
     boxes = np.stack([pred[0, idx] - pred[2, idx] / 2, pred[1, idx] - pred[3, idx] / 2,
                       pred[0, idx] + pred[2, idx] / 2, pred[1, idx] + pred[3, idx] / 2], axis=1)
-    return RawBoxes(box.to_image(boxes.astype(np.float32)), scores[:, idx].T.astype(np.float32), classes)
+    return RawBoxes(box.to_image(boxes.astype(np.float32)), scores[:, idx].T.astype(np.float32), classes,
+                    best[idx].astype(np.float32))
 
 
 def assign_labels(raw: RawBoxes) -> list[tuple[str, float]]:
@@ -352,9 +366,10 @@ class LearnedDetector:
             raise UserError(f"model {path} has no classes for table {table!r} (it knows {', '.join(self.model_classes)})")
         self._index = [self.model_classes.index(c) for c in self.classes]
         trained = ast.literal_eval(meta["imgsz"]) if "imgsz" in meta else [DEFAULT_INPUT_SIZE]
+        self.stride = int(meta.get("stride", STRIDE))
         self.input_size = int(input_size or max(trained))
-        if self.input_size < STRIDE or self.input_size % STRIDE:
-            raise UserError(f"input_size must be a multiple of {STRIDE}, got {self.input_size}")
+        if self.input_size < self.stride or self.input_size % self.stride:
+            raise UserError(f"input_size must be a multiple of {self.stride}, got {self.input_size}")
         self.min_score = float(min_score)
         self.iou = float(iou)
         self._input = self.session.get_inputs()[0].name
@@ -378,7 +393,7 @@ class LearnedDetector:
         """The network's boxes in image pixels with this table's class scores (before labelling)."""
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise UserError("expected a colour (BGR, 8-bit) image")
-        blob, box = letterbox(image, self.input_size)
+        blob, box = letterbox(image, self.input_size, self.stride)
         (out,) = self.session.run(None, {self._input: blob})[:1]
         thr = self.min_score if min_score is None else float(min_score)
         return decode(out, self._index, self.classes, box, thr, self.iou)
