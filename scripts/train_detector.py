@@ -1,4 +1,4 @@
-"""Train the learned detector and export it to ONNX: the one command that reproduces ``models/tableref-balls.onnx``.
+"""Train the learned detector and export it to ONNX: the one command that reproduces ``models/tableref-balls-cpu.onnx``.
 
     .venv/bin/pip install -e '.[train]'                      # ultralytics (and torch): training only
     nice -n 19 .venv/bin/python scripts/train_detector.py     # CPU recipe: builds the data set if missing
@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT / "out" / "detector-data"
 DEFAULT_YAML = ROOT / "models" / "tableref-balls.yaml"
-DEFAULT_OUT = ROOT / "models" / "tableref-balls.onnx"
+DEFAULT_OUT = ROOT / "models" / "tableref-balls-cpu.onnx"
 
 
 def offline_env(config_dir: Path) -> None:
@@ -64,9 +64,18 @@ def require_ultralytics() -> Any:
 
 def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: int, device: str, workers: int,
           project: Path, name: str, seed: int = 0, fraction: float = 1.0, patience: int = 100,
-          close_mosaic: int = 10, cache: bool | str = False, lr0: float = 0.01) -> tuple[Path, dict[str, float]]:
-    """Train from ``model_yaml``; returns the best weights and the last validation metrics."""
+          close_mosaic: int = 10, cache: bool | str = False, lr0: float = 0.01, hours: float = 0.0,
+          threads: int = 1) -> tuple[Path, dict[str, float]]:
+    """Train from ``model_yaml``; returns the best weights and the last validation metrics.
+
+    ``hours`` > 0 bounds the run by wall-clock time instead of ``epochs`` (ultralytics re-plans the
+    epochs and the learning-rate schedule after each epoch so that the schedule ends on time): on a
+    shared CPU the number of epochs a budget buys is not known in advance.
+    """
+    import ultralytics.utils.torch_utils as torch_utils
     from ultralytics import YOLO
+
+    torch_utils.NUM_THREADS = threads  # ultralytics resets torch to cores - 1 threads on a CPU
 
     model = YOLO(str(model_yaml), task="detect")
     results = model.train(
@@ -75,13 +84,19 @@ def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: 
         amp=False, plots=False, val=True, fraction=fraction, patience=patience, close_mosaic=close_mosaic,
         cache=cache, optimizer="AdamW", lr0=lr0, cos_lr=True, warmup_epochs=min(3.0, max(0.5, epochs / 20)),
         hsv_h=0.008, hsv_s=0.5, hsv_v=0.4, degrees=0.0, translate=0.1, scale=0.4, fliplr=0.5, flipud=0.5,
-        mosaic=1.0, mixup=0.0, verbose=True,
+        mosaic=1.0, mixup=0.0, verbose=True, **({"time": hours} if hours > 0 else {}),
     )
     metrics = {k: float(v) for k, v in (getattr(results, "results_dict", {}) or {}).items()}
     weights = project / name / "weights" / "best.pt"
     if not weights.exists():
         weights = project / name / "weights" / "last.pt"
     return weights, metrics
+
+
+def epochs_run(run_dir: Path) -> int:
+    """Epochs the run finished (rows of its results.csv): with ``--hours`` the budget decides."""
+    csv = run_dir / "results.csv"
+    return max(0, len(csv.read_text().splitlines()) - 1) if csv.exists() else 0
 
 
 def export(weights: Path, imgsz: int) -> Path:
@@ -125,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fraction", type=float, default=1.0, help="share of the training images to use")
     ap.add_argument("--cache", choices=("no", "ram", "disk"), default="no")
     ap.add_argument("--lr0", type=float, default=0.003)
+    ap.add_argument("--hours", type=float, default=0.0, help="wall-clock budget for training (overrides --epochs)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads on a CPU")
     ap.add_argument("--close-mosaic", type=int, default=4)
     ap.add_argument("--project", type=Path, default=ROOT / "out" / "detector-train")
     ap.add_argument("--name", default="tableref-balls")
@@ -132,10 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset-args", default="", help="extra arguments for build_dataset.py when it runs")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args(argv)
-    if args.epochs < 1 or args.batch < 1 or args.imgsz % 32 or args.input_size % 32 or not 0 < args.fraction <= 1:
-        print("bad arguments: epochs and batch >= 1, imgsz and input size multiples of 32, fraction in (0, 1]",
+    if args.epochs < 1 or args.batch < 1 or args.threads < 1 or args.hours < 0 or args.imgsz % 32 or args.input_size % 32 or not 0 < args.fraction <= 1:
+        print("bad arguments: epochs, batch and threads >= 1, hours >= 0, imgsz and input size multiples of 32, fraction in (0, 1]",
               file=sys.stderr)
         return 2
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before torch is imported
     offline_env(args.project / "ultralytics-config")
     require_ultralytics()
     t0 = time.time()
@@ -150,13 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     weights, metrics = train(args.data / "data.yaml", args.model, epochs=args.epochs, imgsz=args.imgsz,
                              batch=args.batch, device=args.device, workers=args.workers, project=args.project,
                              name=args.name, seed=args.seed, fraction=args.fraction, close_mosaic=args.close_mosaic,
-                             cache=False if args.cache == "no" else args.cache, lr0=args.lr0)
+                             cache=False if args.cache == "no" else args.cache, lr0=args.lr0, hours=args.hours,
+                             threads=args.threads)
     t2 = time.time()
     summary: dict[str, Any] = {
         "command": " ".join(["scripts/train_detector.py", *(argv if argv is not None else sys.argv[1:])]),
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "device": args.device, "epochs": args.epochs, "imgsz": args.imgsz, "input_size": args.input_size,
-        "batch": args.batch,
+        "batch": args.batch, "hours": args.hours, "threads": args.threads,
+        "epochs_run": epochs_run(weights.parent.parent),
         "dataset_seconds": round(t1 - t0), "train_seconds": round(t2 - t1), "weights": str(weights),
         "val_metrics": metrics,
     }
