@@ -26,7 +26,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from tableref.api.hub import Hub
-from tableref.api.models import MatchIn, MatchPatch, TableIn, TablePatch
+from tableref.api.matches import MatchAwareSession, MatchDesk, MatchError, league_table
+from tableref.api.models import LeagueTable, MatchIn, MatchPatch, MatchStanding, TableIn, TablePatch
 from tableref.api.runner import TableRunner
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings, resolve_token
@@ -52,6 +53,10 @@ class Service:
     hub: Hub
     sessions: dict[str, TableSession] = field(default_factory=dict)
     runners: dict[str, TableRunner] = field(default_factory=dict)
+    desk: MatchDesk = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.desk = MatchDesk(self)
 
     # -- tables --------------------------------------------------------------------------------
     def media_source(self, source: str, loop: bool) -> Any:
@@ -65,14 +70,13 @@ class Service:
         raise last
 
     def open_table(self, row: dict[str, Any]) -> TableSession:
-        session = TableSession(
+        session = MatchAwareSession(
             table_id=row["id"], table_kind=row["table_kind"], game=row.get("game"), store=self.store,
             hub=self.hub, options=dict(row.get("options") or {}),
-            stills_dir=self.settings.stills_dir / row["id"],
+            stills_dir=self.settings.stills_dir / row["id"], on_change=self.desk.after_change,
         )
         session.rebuild()
-        open_matches = [m for m in self.store.matches(row["id"]) if m["status"] != "ended"]
-        session.match_id = open_matches[-1]["id"] if open_matches else None
+        session.match_id = self.desk.open_match_for(row["id"])  # a team match lists three tables
         self.sessions[row["id"]] = session
         return session
 
@@ -323,7 +327,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise HTTPException(422, f"table {tid!r} plays {session.game}, not {body.game}")
         if body.format == "all-fours-team" and len(body.table_ids) != 3:
             raise HTTPException(422, "an All-Fours team match is played on three tables")
+        try:
+            service.desk.check_new(body.format, body.game, body.table_ids, body.players, body.meta)
+        except MatchError as exc:
+            raise HTTPException(422, str(exc)) from None
         match_id = body.id or uuid.uuid4().hex[:8]
+        if service.store.match(match_id) is not None:
+            raise HTTPException(409, f"match {match_id!r} exists; choose another id")
         row = {"id": match_id, "table_id": ",".join(body.table_ids) or None, "game": body.game,
                "players": body.players, "status": "playing", "started": time.time(),
                "meta": {**body.meta, "format": body.format, "tables": body.table_ids}}
@@ -332,6 +342,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session = service.sessions[tid]
             session.match_id = match_id
             session.reset(t=session.last_t, reason=f"match {match_id} starts")
+        service.desk.start(row)
         return service.store.match(match_id) or row
 
     @app.get("/api/matches/{match_id}")
@@ -359,6 +370,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             row["result"] = body.result
         service.store.put_match(row)
         return row
+
+    @app.get("/api/matches/{match_id}/standing", response_model=MatchStanding)
+    def match_standing(match_id: str) -> MatchStanding:
+        """Where a league or team match stands.
+
+        ``bar-billiards-league``: frames won per side of nine (rule 6), the frame in play and its
+        banked scores, the scorecard lines. ``all-fours-team``: per table the bullseyes,
+        hang-jacks and games recorded, whether it closed (28: at most 11 games), the team totals
+        against the 17 needed. ``decided`` once the winner can no longer change; an ended match
+        serves its stored final standing (``live: false``). The same object is the ``match``
+        message on each of the match's tables' websockets whenever it changes.
+        """
+        row = service.store.match(match_id)
+        if row is None:
+            raise HTTPException(404, f"no match {match_id!r}")
+        try:
+            return service.desk.standing(row)
+        except MatchError as exc:
+            raise HTTPException(422, str(exc)) from None
+
+    @app.get("/api/standings", response_model=LeagueTable)
+    def league_standings(game: str = Query(..., description="the game whose league table to rank: all-fours")
+                         ) -> LeagueTable:
+        """The league table over ended All-Fours team matches, ranked by IC2024 2c (wins, bullseyes
+        for, fewest against, hang-jacks for, fewest against); defaults count as 10 says."""
+        try:
+            return league_table(game, service.store.matches())
+        except MatchError as exc:
+            raise HTTPException(422, str(exc)) from None
 
     @app.get("/api/matches/{match_id}/log")
     def match_log(match_id: str) -> list[dict[str, Any]]:
