@@ -1,27 +1,36 @@
-"""Persistence: SQLite in WAL mode, written before anything is broadcast.
+"""Persistence: one ``Store`` API over SQLite (the default) or PostgreSQL, written before broadcast.
 
 Why: a venue's box gets unplugged. Every table's configuration, every match, every event and input
 the referee applied, and every update it sent are rows here, written (and committed) before the
 websocket hears of them, so a restarted server rebuilds each referee by replaying its items and
 serves the identical state. The ``log`` table is one sequence per table (``seq``), the same numbers
 the websocket uses, so a client that reconnects with its last number is served from here.
+
+Why two backends behind one class: a single box is happiest with a SQLite file (WAL), while a venue
+running several boxes, or one that already backs up a PostgreSQL server, points ``DATABASE_URL`` at
+that. All SQL and all row conversion live here, once, so both backends answer every call the same
+way; a backend (``store_sqlite``, ``store_postgres``) only connects, runs statements, and reports
+which of its errors mean "that row already exists". ``open_store`` picks the backend from the URL.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-SCHEMA = """
+from tableref.errors import UserError
+
+# The schema, once: the backends differ only in these column types. PostgreSQL's REAL is single
+# precision (it would round timestamps) and its INTEGER is 32-bit, so it gets DOUBLE PRECISION and
+# BIGINT; ids get the byte-order "C" collation so that ties sort the same as SQLite's BINARY.
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
+    id {key} PRIMARY KEY,
     name TEXT NOT NULL,
     table_kind TEXT NOT NULL,
     game TEXT,
@@ -29,31 +38,78 @@ CREATE TABLE IF NOT EXISTS tables (
     loop INTEGER NOT NULL DEFAULT 1,
     pipeline TEXT NOT NULL DEFAULT 'vision',
     calibration TEXT,
-    options TEXT NOT NULL DEFAULT '{}',
-    created REAL NOT NULL
+    options TEXT NOT NULL DEFAULT '{{}}',
+    created {real} NOT NULL
 );
 CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
+    id {key} PRIMARY KEY,
     table_id TEXT,
     game TEXT NOT NULL,
     players TEXT NOT NULL,
     status TEXT NOT NULL,
-    started REAL,
-    ended REAL,
+    started {real},
+    ended {real},
     result TEXT,
-    meta TEXT NOT NULL DEFAULT '{}'
+    meta TEXT NOT NULL DEFAULT '{{}}'
 );
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
+    seq {int} NOT NULL,
     match_id TEXT,
     kind TEXT NOT NULL,      -- event | input | update | question | notice
-    t REAL,
+    t {real},
     body TEXT NOT NULL,
-    created REAL NOT NULL,
+    created {real} NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
 """
+_COLUMN_TYPES = {
+    "sqlite": {"key": "TEXT", "real": "REAL", "int": "INTEGER"},
+    "postgresql": {"key": 'TEXT COLLATE "C"', "real": "DOUBLE PRECISION", "int": "BIGINT"},
+}
+_I64_MAX = (1 << 63) - 1
+_I64_MIN = -(1 << 63)
+
+ACCEPTED_URLS = "sqlite:///PATH, postgresql://USER:PASSWORD@HOST:PORT/DB or postgres://..."
+
+
+def schema_statements(dialect: str) -> list[str]:
+    """The CREATE TABLE statements for one dialect ("sqlite" or "postgresql")."""
+    script = _SCHEMA.format(**_COLUMN_TYPES[dialect])
+    return [s.strip() + "\n" for s in script.split(";") if s.strip()]
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (closed, or its database went away)."""
+
+
+class StoreConflict(StoreError):
+    """A row with that key is already stored; nothing of the failed write was kept."""
+
+
+class StoreUnavailable(StoreError):
+    """The database could not be reached; says whether the write may have landed."""
+
+
+class Backend(Protocol):
+    """What a database has to offer the store. Calls arrive one at a time (the store holds a lock).
+
+    SQL uses ``?`` placeholders; a backend that wants another style translates them.
+    """
+
+    dialect: str                                    # "sqlite" | "postgresql"
+    location: str                                   # for messages: never includes a password
+    conflict_errors: tuple[type[BaseException], ...]  # what a duplicate key raises
+
+    def create_schema(self, statements: list[str]) -> None: ...
+
+    def read(self, sql: str, params: Sequence[Any]) -> list[dict[str, Any]]: ...
+
+    def write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run ``sql`` once per row, all in one transaction, committed before returning."""
+        ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -66,70 +122,99 @@ class LogRow:
     body: dict[str, Any]
 
 
-class Store:
-    """A small synchronous store; calls are short, so the event loop may call it directly."""
+_TABLE_UPSERT = (
+    "INSERT INTO tables (id, name, table_kind, game, source, loop, pipeline, calibration, options, created)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO UPDATE SET name=excluded.name, table_kind=excluded.table_kind,"
+    " game=excluded.game, source=excluded.source, loop=excluded.loop, pipeline=excluded.pipeline,"
+    " calibration=excluded.calibration, options=excluded.options"
+)
+_MATCH_UPSERT = (
+    "INSERT INTO matches (id, table_id, game, players, status, started, ended, result, meta)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (id) DO UPDATE SET table_id=excluded.table_id, players=excluded.players,"
+    " status=excluded.status, started=excluded.started, ended=excluded.ended,"
+    " result=excluded.result, meta=excluded.meta"
+)
+_LOG_INSERT = "INSERT INTO log (table_id, seq, match_id, kind, t, body, created) VALUES (?, ?, ?, ?, ?, ?, ?)"
+# SQLite sorts NULL first and PostgreSQL last; say it explicitly so both agree. Ties break by id.
+_MATCH_ORDER = " ORDER BY CASE WHEN started IS NULL THEN 0 ELSE 1 END, started, id"
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._conn.row_factory = sqlite3.Row
+
+class Store:
+    """A small synchronous store; calls are short, so the event loop may call it directly.
+
+    ``Store(path)`` opens (or creates) a SQLite file, as before; ``Store(backend)`` uses any
+    ``Backend``; ``open_store(url, default_path)`` chooses from ``DATABASE_URL``. One lock
+    serialises every call, so the event loop and worker threads may share one store.
+    """
+
+    def __init__(self, target: str | Path | Backend) -> None:
+        if isinstance(target, str | Path):
+            from tableref.api.store_sqlite import SqliteBackend
+
+            backend: Backend = SqliteBackend(str(target))
+        else:
+            backend = target
+        self._db = backend
         self._lock = threading.RLock()
+        self._closed = False
         with self._lock:
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(SCHEMA)
+            self._db.create_schema(schema_statements(self._db.dialect))
+
+    @property
+    def dialect(self) -> str:
+        return self._db.dialect
+
+    @property
+    def location(self) -> str:
+        """Where the rows live (a file path or a URL without its password), for logs and errors."""
+        return self._db.location
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            if not self._closed:
+                self._closed = True
+                self._db.close()
 
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            self._check_open()
+            return self._db.read(sql, params)
+
+    def _write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with self._lock:
+            self._check_open()
             try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._db.write(sql, rows)
+            except self._db.conflict_errors as exc:
+                raise StoreConflict(f"already stored in {self.location}: {exc}") from exc
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the store at {self.location} is closed")
 
     # -- tables ------------------------------------------------------------------------------
     def put_table(self, row: dict[str, Any]) -> None:
-        with self._tx() as c:
-            c.execute(
-                "INSERT INTO tables (id, name, table_kind, game, source, loop, pipeline, calibration, options, created)"
-                " VALUES (:id, :name, :table_kind, :game, :source, :loop, :pipeline, :calibration, :options, :created)"
-                " ON CONFLICT(id) DO UPDATE SET name=excluded.name, table_kind=excluded.table_kind,"
-                " game=excluded.game, source=excluded.source, loop=excluded.loop, pipeline=excluded.pipeline,"
-                " calibration=excluded.calibration, options=excluded.options",
-                {
-                    "id": row["id"], "name": row.get("name") or row["id"], "table_kind": row["table_kind"],
-                    "game": row.get("game"), "source": row.get("source"), "loop": int(bool(row.get("loop", True))),
-                    "pipeline": row.get("pipeline") or "vision",
-                    "calibration": json.dumps(row.get("calibration")) if row.get("calibration") else None,
-                    "options": json.dumps(row.get("options") or {}), "created": row.get("created") or time.time(),
-                },
-            )
+        self._write(_TABLE_UPSERT, [(
+            row["id"], row.get("name") or row["id"], row["table_kind"], row.get("game"), row.get("source"),
+            int(bool(row.get("loop", True))), row.get("pipeline") or "vision",
+            json.dumps(row.get("calibration")) if row.get("calibration") else None,
+            json.dumps(row.get("options") or {}), row.get("created") or time.time(),
+        )])
 
     def delete_table(self, table_id: str) -> None:
-        with self._tx() as c:
-            c.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        self._write("DELETE FROM tables WHERE id = ?", [(table_id,)])
 
     def tables(self) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._conn.execute("SELECT * FROM tables ORDER BY created").fetchall()
-        return [self._table_row(r) for r in rows]
+        return [self._table_row(r) for r in self._read("SELECT * FROM tables ORDER BY created, id")]
 
     def table(self, table_id: str) -> dict[str, Any] | None:
-        with self._lock:
-            r = self._conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return self._table_row(r) if r else None
+        rows = self._read("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return self._table_row(rows[0]) if rows else None
 
     @staticmethod
-    def _table_row(r: sqlite3.Row) -> dict[str, Any]:
+    def _table_row(r: dict[str, Any]) -> dict[str, Any]:
         d = dict(r)
         d["loop"] = bool(d["loop"])
         d["calibration"] = json.loads(d["calibration"]) if d["calibration"] else None
@@ -138,39 +223,26 @@ class Store:
 
     # -- matches -----------------------------------------------------------------------------
     def put_match(self, row: dict[str, Any]) -> None:
-        with self._tx() as c:
-            c.execute(
-                "INSERT INTO matches (id, table_id, game, players, status, started, ended, result, meta)"
-                " VALUES (:id, :table_id, :game, :players, :status, :started, :ended, :result, :meta)"
-                " ON CONFLICT(id) DO UPDATE SET table_id=excluded.table_id, players=excluded.players,"
-                " status=excluded.status, started=excluded.started, ended=excluded.ended,"
-                " result=excluded.result, meta=excluded.meta",
-                {
-                    "id": row["id"], "table_id": row.get("table_id"), "game": row["game"],
-                    "players": json.dumps(row.get("players") or []), "status": row.get("status", "open"),
-                    "started": row.get("started"), "ended": row.get("ended"),
-                    "result": json.dumps(row["result"]) if row.get("result") is not None else None,
-                    "meta": json.dumps(row.get("meta") or {}),
-                },
-            )
+        self._write(_MATCH_UPSERT, [(
+            row["id"], row.get("table_id"), row["game"], json.dumps(row.get("players") or []),
+            row.get("status", "open"), row.get("started"), row.get("ended"),
+            json.dumps(row["result"]) if row.get("result") is not None else None,
+            json.dumps(row.get("meta") or {}),
+        )])
 
     def matches(self, table_id: str | None = None) -> list[dict[str, Any]]:
-        with self._lock:
-            if table_id is None:
-                rows = self._conn.execute("SELECT * FROM matches ORDER BY started").fetchall()
-            else:
-                rows = self._conn.execute(
-                    "SELECT * FROM matches WHERE table_id = ? ORDER BY started", (table_id,)
-                ).fetchall()
+        if table_id is None:
+            rows = self._read("SELECT * FROM matches" + _MATCH_ORDER)
+        else:
+            rows = self._read("SELECT * FROM matches WHERE table_id = ?" + _MATCH_ORDER, (table_id,))
         return [self._match_row(r) for r in rows]
 
     def match(self, match_id: str) -> dict[str, Any] | None:
-        with self._lock:
-            r = self._conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return self._match_row(r) if r else None
+        rows = self._read("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return self._match_row(rows[0]) if rows else None
 
     @staticmethod
-    def _match_row(r: sqlite3.Row) -> dict[str, Any]:
+    def _match_row(r: dict[str, Any]) -> dict[str, Any]:
         d = dict(r)
         d["players"] = json.loads(d["players"])
         d["result"] = json.loads(d["result"]) if d["result"] else None
@@ -180,46 +252,64 @@ class Store:
     # -- the log -----------------------------------------------------------------------------
     def append(self, table_id: str, seq: int, kind: str, body: dict[str, Any],
                t: float | None = None, match_id: str | None = None) -> None:
-        with self._tx() as c:
-            c.execute(
-                "INSERT INTO log (table_id, seq, match_id, kind, t, body, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table_id, seq, match_id, kind, t, json.dumps(body, separators=(",", ":")), time.time()),
-            )
+        self.append_many(table_id, [(seq, kind, body, t)], match_id=match_id)
 
     def append_many(self, table_id: str, rows: list[tuple[int, str, dict[str, Any], float | None]],
                     match_id: str | None = None) -> None:
         """Several rows in one transaction (an event and the updates it caused land together)."""
         now = time.time()
-        with self._tx() as c:
-            c.executemany(
-                "INSERT INTO log (table_id, seq, match_id, kind, t, body, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, seq, match_id, kind, t, json.dumps(body, separators=(",", ":")), now)
-                 for seq, kind, body, t in rows],
-            )
+        self._write(_LOG_INSERT, [
+            (table_id, seq, match_id, kind, t, json.dumps(body, separators=(",", ":")), now)
+            for seq, kind, body, t in rows
+        ])
 
     def last_seq(self, table_id: str) -> int:
-        with self._lock:
-            r = self._conn.execute("SELECT MAX(seq) FROM log WHERE table_id = ?", (table_id,)).fetchone()
-        return int(r[0] or 0)
+        rows = self._read("SELECT MAX(seq) AS last FROM log WHERE table_id = ?", (table_id,))
+        return int(rows[0]["last"] or 0)
 
     def log(self, table_id: str, after: int = 0, kinds: tuple[str, ...] | None = None,
             match_id: str | None = None, limit: int = 100_000) -> list[LogRow]:
-        sql = "SELECT * FROM log WHERE table_id = ? AND seq > ?"
-        params: list[Any] = [table_id, after]
+        """Rows with ``seq > after`` in order; a negative ``limit`` means no limit."""
+        sql = "SELECT table_id, seq, match_id, kind, t, body FROM log WHERE table_id = ? AND seq > ?"
+        params: list[Any] = [table_id, max(_I64_MIN, min(_I64_MAX, after))]
         if kinds:
-            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
             params.extend(kinds)
         if match_id is not None:
             sql += " AND match_id = ?"
             params.append(match_id)
         sql += " ORDER BY seq LIMIT ?"
-        params.append(limit)
-        with self._lock:
-            rows = self._conn.execute(sql, params).fetchall()
-        return [
-            LogRow(r["table_id"], r["seq"], r["match_id"], r["kind"], r["t"], json.loads(r["body"])) for r in rows
-        ]
+        params.append(_I64_MAX if limit < 0 else min(_I64_MAX, limit))
+        return [LogRow(r["table_id"], r["seq"], r["match_id"], r["kind"], r["t"], json.loads(r["body"]))
+                for r in self._read(sql, params)]
 
     def delete_log(self, table_id: str) -> None:
-        with self._tx() as c:
-            c.execute("DELETE FROM log WHERE table_id = ?", (table_id,))
+        self._write("DELETE FROM log WHERE table_id = ?", [(table_id,)])
+
+
+def open_store(database_url: str | None, default_sqlite_path: Path) -> Store:
+    """The store ``DATABASE_URL`` names, or the SQLite file at ``default_sqlite_path`` when unset.
+
+    Accepted: ``sqlite:///PATH`` (``sqlite:////abs/path`` for an absolute path, as SQLAlchemy
+    writes it), ``postgresql://...`` and ``postgres://...`` (libpq URLs, query options included).
+    Anything else, or a PostgreSQL that cannot be reached, is a ``UserError`` saying so.
+    """
+    url = (database_url or "").strip()
+    if not url:
+        return Store(default_sqlite_path)
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    if scheme == "sqlite":
+        if not url.startswith("sqlite:///") or not url.removeprefix("sqlite:///"):
+            raise UserError(f"DATABASE_URL {url!r}: a SQLite URL is sqlite:///PATH (a file path after "
+                            f"three slashes); accepted: {ACCEPTED_URLS}")
+        path = url.removeprefix("sqlite:///")
+        try:
+            return Store(path)
+        except Exception as exc:  # sqlite3.Error, OSError: an unusable path is the user's to fix
+            raise UserError(f"DATABASE_URL {url!r}: cannot open the SQLite file {path!r}: {exc}") from exc
+    if scheme in ("postgresql", "postgres"):
+        from tableref.api.store_postgres import PostgresBackend
+
+        return Store(PostgresBackend(url))
+    shown = url.split("://", 1)[0] + "://..." if "://" in url else "a URL without a scheme"
+    raise UserError(f"DATABASE_URL: {shown} is not supported; accepted: {ACCEPTED_URLS}")
