@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,6 +50,8 @@ F64 = NDArray[np.float64]
 CARD_RADIUS_MM = 0.5 * math.hypot(63.0, 88.0)
 #: Cards in a trick: one from each seat.
 TRICK_SIZE = 4
+#: A gathered trick's pile lies this near the middle of where its cards were last seen.
+PILE_MM = 70.0
 
 
 @dataclass
@@ -75,6 +77,8 @@ class _Card:
     rest_xy: tuple[float, float] | None = None
     pending: tuple[int, float] | None = None  # the first still frame, while resting but not yet named
     gone: bool = False
+    corners: F64 | None = None  # table-mm outline at the last detector sighting
+    seen_frame: int = -1  # the last frame the detector (not the presence check) saw it
 
     def best_label(self, banned: set[str] | None = None) -> tuple[str, float]:
         """The most likely label (outside ``banned``) and its share of the evidence."""
@@ -104,6 +108,28 @@ class _Card:
         if first is None or seen < density * (f_last - first[0] + 1):
             return None
         return first
+
+
+@dataclass(frozen=True)
+class CardPlace:
+    """Where the builder last saw a card (for the pipeline's presence check and the overlay).
+
+    ``corners_mm`` is the outline of the detector's last sighting (``seen_frame``); ``role`` is
+    ``kick``, ``play``, ``top`` or None while it has not landed.
+    """
+
+    key: int
+    x: float
+    y: float
+    corners_mm: F64 | None
+    seen_frame: int
+    role: str | None
+    label: str | None
+    seat: str | None
+
+
+#: The pipeline's presence check: is the card still lying where the detector last saw it?
+StillThere = Callable[[CardPlace], bool]
 
 
 @dataclass(frozen=True)
@@ -177,10 +203,29 @@ class TrickBuilder:
         return TrickState(tuple(c.label or "?" for c in self._kicks), self._tricks_done + 1,
                           tuple((c.seat or "?", c.label or "?") for c in self._trick), self._tricks_done)
 
-    def update(self, observations: Sequence[CardObservation], t: float, frame: int) -> tuple[list[TableEvent], Tracks]:
-        """One frame's cards (with table positions) in; the events this frame completed and the tracks out."""
+    @property
+    def places(self) -> tuple[CardPlace, ...]:
+        """Every card followed now (not those ignored as a card seen twice)."""
+        return tuple(self._place(c) for c in self._cards if not c.gone and c.role != "ignored")
+
+    def update(self, observations: Sequence[CardObservation], t: float, frame: int,
+               still_there: StillThere | None = None) -> tuple[list[TableEvent], Tracks]:
+        """One frame's cards (with table positions) in; the events this frame completed and the tracks out.
+
+        ``still_there`` (optional) is asked about each followed card the detector did not report
+        this frame: True when the image shows it still lying where it was last seen. A detector
+        misses a card now and then (a glare, a neighbour's edge merging with it); without this a
+        card missed for ``gone_frames`` would have been taken back. A hand over the card or its
+        absence answer False, and the card counts as unseen.
+        """
         obs = [o for o in observations if o.face_up and o.centre_mm is not None and o.p_none < 0.5]
         self._associate(obs, t, frame)
+        if still_there is not None:
+            for c in self._cards:
+                if (not c.gone and c.role != "ignored" and c.last_frame != frame and c.corners is not None
+                        and still_there(self._place(c))):
+                    c.last_frame, c.last_t = frame, t
+                    c.history.append((frame, t, c.x, c.y))
         events = self._departures(frame) + self._landings(frame)
         events.sort(key=lambda e: (e.frame or 0, _ORDER.get(e.type, 9)))
         return events, self._tracks(t, frame)
@@ -247,14 +292,22 @@ class TrickBuilder:
                 if b.last_frame > a.last_frame:
                     a.last_frame, a.last_t = b.last_frame, b.last_t
                     a.x, a.y = b.x, b.y
+                    a.corners, a.seen_frame = b.corners, max(a.seen_frame, b.seen_frame)
                 b.gone = True
                 b.role = "ignored"
+
+    @staticmethod
+    def _place(c: _Card) -> CardPlace:
+        return CardPlace(c.key, c.x, c.y, c.corners, c.seen_frame, c.role, c.label, c.seat)
 
     def _observe(self, c: _Card, o: CardObservation, t: float, frame: int) -> None:
         assert o.centre_mm is not None
         c.x, c.y = o.centre_mm
         c.angle = o.angle
         c.last_frame, c.last_t = frame, t
+        c.seen_frame = frame
+        if o.corners_mm is not None:
+            c.corners = np.asarray(o.corners_mm, np.float64)
         c.history.append((frame, t, c.x, c.y))
         c.face.append(o.face_fraction)
         if o.fresh and o.face_fraction >= self.min_face:
@@ -424,8 +477,9 @@ class TrickBuilder:
         """
         cx = sum(c.x for c in self._trick) / len(self._trick)
         cy = sum(c.y for c in self._trick) / len(self._trick)
-        pile = [c for c in self._cards if c.role is None and self._sweep_from is not None
-                and c.first_frame >= self._sweep_from and math.hypot(c.x - cx, c.y - cy) < 70.0]
+        since = self._sweep_from if self._sweep_from is not None else max(c.landed or 0 for c in self._trick)
+        pile = [c for c in self._cards if c.role in (None, "ignored") and c not in self._trick
+                and c.first_frame >= since and math.hypot(c.x - cx, c.y - cy) < PILE_MM]
         for c in pile:
             c.gone, c.role = True, "ignored"
         last = max(self._trick + pile, key=lambda c: c.last_frame)
