@@ -22,7 +22,7 @@ from tableref.api.settings import Settings
 
 TOKEN = "match-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-DRAW = {
+DRAW: dict[str, Any] = {
     "singles": [[f"h{i}", f"a{i}"] for i in range(1, 7)],
     "doubles": [[["h1", "h2"], ["a1", "a2"]], [["h3", "h4"], ["a3", "a4"]], [["h5", "h6"], ["a5", "a6"]]],
 }
@@ -88,11 +88,11 @@ def test_rule_6_league_match_counts_frames_of_nine_and_is_decided_when_the_rest_
         assert first["sides"] == {"home": "Oak", "away": "Ash"} and not first["decided"]
         for n, winner in enumerate(LEAGUE_WINNERS[:7], start=1):
             messages = _play_frame(client, winner)
-            home, away, decided = _expect(LEAGUE_WINNERS[:n])
+            home, away, is_decided = _expect(LEAGUE_WINNERS[:n])
             match_msgs = [m for m in messages if m["type"] == "match"]
             assert len(match_msgs) == 1 and match_msgs[0]["seq"] > messages[0]["seq"]
             now = standing(client, "league")
-            assert (now["league"]["home_frames"], now["league"]["away_frames"], now["decided"]) == (home, away, decided)
+            assert (now["league"]["home_frames"], now["league"]["away_frames"], now["decided"]) == (home, away, is_decided)
             assert now["league"]["played"] == n and now["league"]["frame_in_play"] is None
             assert now["league"]["frames"][n - 1]["winner"] == winner
             assert match_msgs[0]["league"] == now["league"]
@@ -169,7 +169,7 @@ def test_the_match_message_reaches_the_tablet_live_and_on_reconnect(tmp_path: Pa
             assert snap["type"] == "snapshot" and snap["match"] == "league"
             ws.send_json({"input": "coin_toss", "winner": "home"})
             ws.send_json({"input": "concede", "player": "away"})
-            got = []
+            got: list[dict[str, Any]] = []
             while not got or got[-1]["type"] != "match":
                 got.append(ws.receive_json())
             live = got[-1]
