@@ -54,7 +54,6 @@ from tableref.vision.cards_find import TablePlane, find_cards, iou_quads
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP, TrainConfig, train_mlp
 from tableref.vision.cards_read import CARD_HEADS, INDEX_HEADS, RANKS, SUITS
-from tableref.vision.detect import box_iou
 from tableref.vision.pipeline import HomographyMapping
 
 SPEC = load_table("cards")
@@ -169,7 +168,7 @@ def render_samples(seed: int, res: str, frames: int = 8) -> list[dict[str, Any]]
                 m &= 1 - hand_mask
             visible[oid] = float(m.sum()) / area
 
-        def add(q: np.ndarray, label: str, face_up: bool, vis: float, kind: str) -> None:
+        def add(q: np.ndarray, label: str, face_up: bool, vis: float, kind: str, img: np.ndarray = img) -> None:
             x0, y0 = (np.floor(q.min(axis=0)).astype(int) - 6).tolist()
             x1, y1 = (np.ceil(q.max(axis=0)).astype(int) + 6).tolist()
             x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, img.shape[1]), min(y1, img.shape[0])
@@ -198,7 +197,10 @@ def render_samples(seed: int, res: str, frames: int = 8) -> list[dict[str, Any]]
 def card_samples(items: Sequence[dict[str, Any]], rng: np.random.Generator, reps: int = 2,
                  min_visible: float = 0.6) -> tuple[np.ndarray, list[str | None], list[str | None], list[dict[str, Any]]]:
     """Features and (rank, suit) labels of card patches; true-corner samples are repeated with jitter."""
-    feats, ranks, suits, meta = [], [], [], []
+    feats: list[np.ndarray] = []
+    ranks: list[str | None] = []
+    suits: list[str | None] = []
+    meta: list[dict[str, Any]] = []
     for it in items:
         if it["visible"] < min_visible:
             continue
@@ -318,7 +320,9 @@ def _index_feature(cropper: Cropper, p: IndexProposal, blur: float = 0.0,
 def index_samples(real: Path | None, split_fn: Any, rng: np.random.Generator, hard_model: MLP | None = None,
                   negatives: int = 40, hard: int = 60) -> tuple[np.ndarray, list[str | None], list[str | None]]:
     """Index proposals of the real training photos (``split_fn(stem)`` picks them), labelled (see above)."""
-    feats, ranks, suits = [], [], []
+    feats: list[np.ndarray] = []
+    ranks: list[str | None] = []
+    suits: list[str | None] = []
     for photo in photos(real, "train"):
         if not split_fn(photo.stem):
             continue

@@ -163,9 +163,10 @@ def index_features(crop: U8, top: U8 | None = None, bottom: U8 | None = None) ->
     chroma = thumb - thumb.mean(axis=2, keepdims=True)
     g = 20
     if top is None:
-        top = cv2.resize(crop[: int(0.55 * INDEX_CROP[1])], (g, g), interpolation=cv2.INTER_AREA)
+        top = np.asarray(cv2.resize(crop[: int(0.55 * INDEX_CROP[1])], (g, g), interpolation=cv2.INTER_AREA), np.uint8)
     if bottom is None:
-        bottom = cv2.resize(crop[int(0.45 * INDEX_CROP[1]):], (g, g), interpolation=cv2.INTER_AREA)
+        bottom = np.asarray(cv2.resize(crop[int(0.45 * INDEX_CROP[1]):], (g, g), interpolation=cv2.INTER_AREA),
+                            np.uint8)
     return np.concatenate([hog(grey)[0], 2.0 * chroma.ravel(), _glyph_features(np.asarray(top, np.uint8)),
                            _glyph_features(np.asarray(bottom, np.uint8))]).astype(np.float32)
 
@@ -215,10 +216,7 @@ def pip_descriptor(fine: U8) -> F32:
         patch = cv2.warpAffine(n, m, (PIP_PATCH, PIP_PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         acc += patch * float(area)
         total += float(area)
-    if total <= 0:
-        mean = np.ones((PIP_PATCH, PIP_PATCH, 3), np.float32)
-    else:
-        mean = acc / total
+    mean = np.ones((PIP_PATCH, PIP_PATCH, 3), np.float32) if total <= 0 else acc / total
     share = total / float(ink.size)
     return np.concatenate([hog(mean.mean(axis=2))[0], mean.ravel(), [share * 10.0]]).astype(np.float32)
 

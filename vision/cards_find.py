@@ -157,18 +157,18 @@ def segment(view: U8, roi: U8) -> Segmentation:
     # the deck's own white (cream decks are a little saturated); skin and sleeves are more so
     sat_ref = float(np.percentile(sat[bright][::7], 30)) if int(np.count_nonzero(bright)) > 50 else 0.1
     face = (bright & (sat < min(sat_ref + 0.12, 0.38))).astype(np.uint8)
-    face = cv2.morphologyEx(face, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    face = np.asarray(cv2.morphologyEx(face, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
     # the cloth: close to the table's typical colour (median over the roi), whatever the brightness
     pix = view[::3, ::3][inside[::3, ::3]].astype(np.float32)
     med = np.median(pix, axis=0)
     total = b.astype(np.float32) + g + r + 1.0
     cloth_c = med / (med.sum() + 1.0)
-    chroma_d = (cv2.absdiff(b / total, float(cloth_c[0])) + cv2.absdiff(g / total, float(cloth_c[1]))
-                + cv2.absdiff(r / total, float(cloth_c[2])))
+    chroma_d = (np.abs(b / total - float(cloth_c[0])) + np.abs(g / total - float(cloth_c[1]))
+                + np.abs(r / total - float(cloth_c[2])))
     level = total / (3.0 * float(med.mean()) + 1.0)
     cloth = (chroma_d < 0.07) & (level < 1.45) & (level > 0.3)
     other = (~cloth & (face == 0) & inside).astype(np.uint8)
-    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    other = np.asarray(cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     return Segmentation(face, other, t)
 
 
@@ -323,7 +323,8 @@ def find_cards(view: U8, roi: U8, card_size: tuple[float, float] | None = None,
     support = np.maximum(face, seg.other)
     contours, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     found: list[FoundCard] = []
-    for c in contours:
+    for raw in contours:
+        c = np.asarray(raw, np.int32)
         blob_area = float(cv2.contourArea(c))
         if blob_area < 0.3 * card_area:
             continue

@@ -133,8 +133,8 @@ def find_glyphs(image: U8, min_size: float = 7.0, max_size: float | None = None)
     max_size = max_size or 0.22 * min(h, w)
     dark = image.min(axis=2) if image.ndim == 3 else image
     light = 255 - (image.max(axis=2) if image.ndim == 3 else image)
-    dark = cv2.medianBlur(np.ascontiguousarray(dark), 3)
-    light = cv2.medianBlur(np.ascontiguousarray(light), 3)
+    dark = np.asarray(cv2.medianBlur(np.ascontiguousarray(dark, np.uint8), 3), np.uint8)
+    light = np.asarray(cv2.medianBlur(np.ascontiguousarray(light, np.uint8), 3), np.uint8)
     big = int(max(15, min(61, round(0.06 * min(h, w)) | 1)))
     kernels = sorted({k for k in (9, 17, big) if k <= big})
     out: list[Glyph] = []

@@ -144,7 +144,7 @@ def train_mlp(features: F32, labels: Sequence[Sequence[str | None]], heads: Sequ
     xs = (x - mean) / scale
     widths = [len(h) for h in heads]
     sizes = [x.shape[1], *config.hidden, sum(widths)]
-    ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32) for a, b in zip(sizes, sizes[1:])]
+    ws = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
     bs = [np.zeros(b, np.float32) for b in sizes[1:]]
     params = ws + bs
     m1 = [np.zeros_like(p) for p in params]

@@ -13,7 +13,14 @@ import numpy as np
 import pytest
 
 from tableref.vision.cards_features import order_quad
-from tableref.vision.cards_find import CARD_H_MM, CARD_W_MM, estimate_card_size, find_cards, iou_quads, segment
+from tableref.vision.cards_find import (
+    CARD_H_MM,
+    CARD_W_MM,
+    estimate_card_size,
+    find_cards,
+    iou_quads,
+    segment,
+)
 
 CLOTHS = {"green": (50, 100, 20), "blue": (120, 60, 30), "tan": (70, 110, 150), "red": (35, 30, 100)}
 
