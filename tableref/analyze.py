@@ -70,6 +70,7 @@ class RefereeFeed:
         self.pending = deque(sorted(inputs, key=lambda i: i.t))
         self.lines: list[dict[str, Any]] = []
         self.fouls: list[tuple[float, str]] = []
+        self.penalties: list[dict[str, Any]] = []
 
     def _apply(self, item: TableEvent | HumanInput) -> None:
         from tableref.referee import RefereeError, UpdateKind
@@ -83,6 +84,7 @@ class RefereeFeed:
             self.lines.append(u.to_json())
             if u.kind is UpdateKind.FOUL:
                 self.fouls.append((item.t, u.text))
+                self.penalties.append(u.to_json())
 
     def until(self, t: float) -> None:
         while self.pending and self.pending[0].t <= t:
@@ -95,7 +97,8 @@ class RefereeFeed:
     def finish(self) -> dict[str, Any]:
         self.until(float("inf"))
         outcome = self.engine.outcome()
-        return {"scores": self.engine.scores(), "outcome": outcome.to_json() if outcome else None}
+        return {"scores": self.engine.scores(), "outcome": outcome.to_json() if outcome else None,
+                "penalties": self.penalties, "questions": sum(1 for line in self.lines if "question" in line)}
 
 
 def read_inputs(path: str | None) -> list[HumanInput]:
@@ -116,8 +119,9 @@ def read_inputs(path: str | None) -> list[HumanInput]:
 
 def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline, recent: deque[tuple[float, str, bool]],
              t: float) -> np.ndarray:
-    out = image.copy()
-    on_table = [tr for tr in result.tracks.tracks if tr.alive]
+    overlay = getattr(pipeline, "overlay", None)  # the card table draws its cards and tricks itself
+    out = overlay(image) if overlay is not None else image.copy()
+    on_table = [tr for tr in result.tracks.tracks if tr.alive] if overlay is None else []
     if on_table:
         pts = pipeline.mapping.to_image([(tr.x, tr.y) for tr in on_table])
         for tr, (px, py) in zip(on_table, pts, strict=True):

@@ -163,6 +163,33 @@ class CardPipeline(VisionPipeline):
         }
         return FrameResult(detections, tracks, tuple(events), positions)
 
+    def overlay(self, image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+        """``image`` with every followed card boxed and labelled (seat and trick for a played card, the
+        kick marked) and the hand's state written across the top: for the annotated video."""
+        out = image.copy()
+        colours = {"kick": (0, 200, 255), "play": (0, 255, 0), "top": (255, 160, 0), None: (200, 200, 200)}
+        for place in self.builder.places:
+            if place.corners_mm is None:
+                continue
+            quad = self.mapping.to_image(place.corners_mm)
+            colour = colours.get(place.role, colours[None])
+            cv2.polylines(out, [np.round(quad).astype(np.int32)], True, colour, 2 if place.role else 1, cv2.LINE_AA)
+            text = place.guess if place.role is None else place.label or "?"
+            if place.role == "play" and place.seat:
+                text += f" {place.seat}"
+            elif place.role in ("kick", "top"):
+                text += f" {place.role}"
+            x, y = int(quad[:, 0].min()), int(quad[:, 1].min()) - 4
+            cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
+            cv2.putText(out, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+        state = self.builder.state
+        line = f"kick {' '.join(state.kicks) or '-'} | trick {state.trick}: " + (
+            ", ".join(f"{seat} {card}" for seat, card in state.on_board) or "-")
+        h = out.shape[0]
+        cv2.putText(out, line, (16, h - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(out, line, (16, h - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+        return out
+
     def process(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
         """The service's per-frame verb: it reads ``events`` and ``positions`` of the result."""
         return self.step(image, index, t)

@@ -89,20 +89,29 @@ class _Card:
         z = e - e[k]
         return LABELS[k], float(1.0 / np.exp(z[np.isfinite(z)]).sum())
 
-    def still_since(self, still_mm: float, density: float = 0.7) -> tuple[int, float] | None:
-        """The first frame of the run of latest sightings that all lie within ``still_mm`` of the last.
+    def still_since(self, still_mm: float, density: float = 0.7, slips: int = 2) -> tuple[int, float] | None:
+        """The first frame of the run of latest sightings that all lie within ``still_mm`` of where it lies now.
 
-        The run must be seen in at least ``density`` of its frames: a blob glimpsed now and then
-        at one place (a hand's knuckles, a reflection) is not a card lying there.
+        Where it lies now is the median of the last three sightings, and up to ``slips`` sightings
+        in a row may stray (a hand's shadow or a neighbour pulling the outline for a frame) without
+        ending the run. The run must be seen in at least ``density`` of its frames: a blob glimpsed
+        now and then at one place (a hand's knuckles, a reflection) is not a card lying there.
         """
         if not self.history:
             return None
-        f_last, t_last, x_last, y_last = self.history[-1]
+        recent = list(self.history)[-3:]
+        x_now = float(np.median([h[2] for h in recent]))
+        y_now = float(np.median([h[3] for h in recent]))
+        f_last = self.history[-1][0]
         first: tuple[int, float] | None = None
-        seen = 0
+        seen = strays = 0
         for f, t, x, y in reversed(self.history):
-            if math.hypot(x - x_last, y - y_last) > still_mm:
-                break
+            if math.hypot(x - x_now, y - y_now) > still_mm:
+                strays += 1
+                if strays > slips:
+                    break
+                continue
+            strays = 0
             first = (f, t)
             seen += 1
         if first is None or seen < density * (f_last - first[0] + 1):
@@ -126,6 +135,7 @@ class CardPlace:
     role: str | None
     label: str | None
     seat: str | None
+    guess: str  # the label named at landing, or else the likeliest so far
 
 
 #: The pipeline's presence check: is the card still lying where the detector last saw it?
@@ -298,7 +308,8 @@ class TrickBuilder:
 
     @staticmethod
     def _place(c: _Card) -> CardPlace:
-        return CardPlace(c.key, c.x, c.y, c.corners, c.seen_frame, c.role, c.label, c.seat)
+        return CardPlace(c.key, c.x, c.y, c.corners, c.seen_frame, c.role, c.label, c.seat,
+                         c.label or c.best_label()[0])
 
     def _observe(self, c: _Card, o: CardObservation, t: float, frame: int) -> None:
         assert o.centre_mm is not None
