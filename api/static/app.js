@@ -5,7 +5,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { table: null, spec: null, ws: null, seq: null, snapshot: null, positions: {},
-                scores: {}, lastFoul: null, retry: 0, kinds: [], turn: null, breakPts: null };
+                scores: {}, lastFoul: null, retry: 0, kinds: [], turn: null, breakPts: null, standing: null };
 
 function token() {
   const m = location.hash.match(/token=([^&]+)/);
@@ -35,7 +35,8 @@ async function init() {
 
 async function openTable(id) {
   if (state.ws) { state.ws.onclose = null; state.ws.close(); }
-  Object.assign(state, { table: id, seq: null, positions: {}, scores: {}, lastFoul: null });
+  Object.assign(state, { table: id, seq: null, positions: {}, scores: {}, lastFoul: null, standing: null });
+  renderMatch(null);
   $("log").innerHTML = "";
   state.spec = await getJSON(`/api/tables/${id}/spec`);
   try { state.kinds = await getJSON(`/api/tables/${id}/input-kinds`); } catch (e) { state.kinds = []; }
@@ -67,7 +68,7 @@ function handle(m) {
     state.snapshot = m; state.seq = m.seq; state.scores = m.scores || {}; state.positions = m.positions || {};
     setPill("role", m.can_write ? "referee" : "spectator", m.can_write ? "ok" : "");
     $("pipeline").textContent = m.pipeline === "truth" ? "demo: positions and events from the clip's truth file" : (m.pipeline ? `pipeline: ${m.pipeline}` : "");
-    showStatus(m.status); renderScores(); draw(); fillKinds();
+    showStatus(m.status); renderScores(); draw(); fillKinds(); loadMatch(m.match);
     return;
   }
   if (m.seq !== undefined && m.type !== "positions" && m.type !== "heartbeat" && m.type !== "status") state.seq = Math.max(state.seq || 0, m.seq);
@@ -76,14 +77,70 @@ function handle(m) {
     case "status": showStatus(m.status); break;
     case "update": onUpdate(m); break;
     case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
-    case "notice": addLog(m.text || "notice"); if (m.reset) { state.scores = {}; renderScores(); hideFoul(); } break;
+    case "notice": addLog(m.text || "notice"); if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
     case "event":
       addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`);
       if (m.event.type === "shot_start") hideFoul();  // the next shot: the call stands
       break;
     case "input": addLog(`input: ${m.input}`); break;
+    case "match": renderMatch(m); if (!m.replayed && m.decided && m.reason) addLog(`Match: ${m.reason}`, "score"); break;
     case "error": addLog(`error: ${m.error}`, "question"); break;
     default: break;
+  }
+}
+
+// -- the match panel: a league match's frames of nine, a team match's tables -----------------------
+async function loadMatch(matchId) {
+  if (!matchId) { if (!(state.standing && state.standing.decided)) renderMatch(null); return; }
+  try {
+    renderMatch(await getJSON(`/api/matches/${encodeURIComponent(matchId)}/standing`));
+  } catch (e) {
+    renderMatch(null);  // a single game: the scoreboard says it all
+  }
+}
+
+function renderMatch(s) {
+  const panel = $("match-panel");
+  state.standing = s;
+  if (!s || (!s.league && !s.team)) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const keys = s.league ? ["home", "away"] : ["A", "B"];
+  const [a, b] = keys.map((k) => (s.sides && s.sides[k]) || k);
+  $("match-title").textContent = `${a} v ${b}`;
+  const status = s.complete ? "match over" : (s.decided ? "decided" : "playing");
+  setPill("match-state", status, s.decided ? "ok" : "");
+  const score = $("match-score"); score.textContent = "";
+  const of = document.createElement("span"); of.className = "of";
+  const rows = $("match-tables").querySelector("tbody"); rows.innerHTML = "";
+  if (s.league) {
+    const lg = s.league;
+    score.append(`${lg.home_frames}–${lg.away_frames} `);
+    of.textContent = `frames of ${lg.frames_total}`; score.append(of);
+    const parts = [];
+    if (lg.frame_in_play) parts.push(`frame ${lg.frame_in_play} in play`);
+    else if (lg.remaining) parts.push(`${lg.played} played, ${lg.remaining} to come`);
+    if (lg.shared_frames) parts.push(`${lg.shared_frames} shared`);
+    if (s.reason && s.decided) parts.push(s.reason);
+    $("match-detail").textContent = parts.join(" · ");
+    $("match-tables").hidden = true;
+  } else {
+    const t = s.team;
+    score.append(`${t.bullseyes.A}–${t.bullseyes.B} `);
+    of.textContent = `bullseyes, ${t.needed} to win`; score.append(of);
+    $("match-detail").textContent = s.decided && s.reason ? s.reason : "first to " + t.needed + "; at most " +
+      ((t.tables[0] && t.tables[0].max_games) || 11) + " games a table (28)";
+    $("match-col-a").textContent = a; $("match-col-b").textContent = b;
+    for (const tt of t.tables) {
+      const tr = document.createElement("tr");
+      if (tt.closed) tr.className = "closed";
+      const here = tt.table_id === state.table ? " (this table)" : "";
+      for (const text of [`${tt.table}${here}`, String(tt.bullseyes.A), String(tt.bullseyes.B),
+                          `${tt.games}/${tt.max_games}${tt.closed ? " closed" : ""}`]) {
+        const td = document.createElement("td"); td.textContent = text; tr.appendChild(td);
+      }
+      rows.appendChild(tr);
+    }
+    $("match-tables").hidden = false;
   }
 }
 

@@ -10,15 +10,20 @@ the match logic only sees who won, and real play is the referee tests' business.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
+
+from .conftest import free_port, running_server
 
 TOKEN = "match-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -317,3 +322,34 @@ def test_ic2024_2c_league_standings_rank_ended_team_matches_and_count_a_default_
         assert client.get("/api/standings", params={"game": "bar-billiards"}).status_code == 422
     with service(tmp_path / "data") as client:
         assert client.get("/api/standings", params={"game": "all-fours"}).json() == table
+
+
+# -- the tablet's match panel ------------------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_the_tablet_match_panel_shows_frames_of_nine_and_follows_the_match_message(tmp_path: Path) -> None:
+    """Fetched on load (0-0 of 9), then updated by the ``match`` message when a frame is won."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False, heartbeat_s=0.3)
+    with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
+        base = f"http://{host}"
+        for body, url in (({"id": "bb", "table_kind": "bar-billiards", "game": "bar-billiards"}, "/api/tables"),
+                          ({"id": "league", "game": "bar-billiards", "table_ids": ["bb"], "players": ["Oak", "Ash"],
+                            "format": "bar-billiards-league", "meta": {"draw": DRAW}}, "/api/matches")):
+            assert httpx.post(base + url, json=body, headers=AUTH, timeout=10).status_code == 201
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(f"{base}/#token={TOKEN}")
+            page.wait_for_selector("#match-panel:not([hidden])", timeout=15_000)
+            assert "Oak v Ash" in page.inner_text("#match-title")
+            assert "0–0" in page.inner_text("#match-score") and "of 9" in page.inner_text("#match-score")
+            for body in ({"input": "coin_toss", "winner": "home"}, {"input": "concede", "player": "away"}):
+                assert httpx.post(f"{base}/api/tables/bb/inputs", json=body, headers=AUTH, timeout=10).status_code == 200
+            page.wait_for_function("document.querySelector('#match-score').innerText.startsWith('1–0')", timeout=10_000)
+        finally:
+            browser.close()
