@@ -59,7 +59,11 @@ class ExtractorParams:
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
     * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
-    * ``pin_moved_mm``: a standing pin this far from its spot after a shot has moved.
+    * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
+    * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
+      within this distance of its spot: pins stand on their spots when play starts, and a
+      calibration a couple of centimetres off (a venue's automatic one) must not make every pin
+      "moved" at the first rest. Farther than this from its spot, the spot is the reference.
     """
 
     start_speed: float = 250.0
@@ -80,6 +84,7 @@ class ExtractorParams:
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
     pin_moved_mm: float = 8.0
+    pin_seen_mm: float = 40.0
 
 
 @dataclass
@@ -160,6 +165,7 @@ class EventExtractor:
             events += self._baseline(visible, t, frame)
         events += self._off_surface(visible, t, frame)
         events += self._ends(balls, t, frame)
+        self._first_pin_places(pins)
         pin_events = self._pins(pins, t, frame)
         events += pin_events + self._pin_contacts(pin_events, pins, visible)
         if self.in_shot:
@@ -586,6 +592,18 @@ class EventExtractor:
             if best is not None and best[0] <= best[1].radius_mm + pin.radius_mm + 40.0:
                 events.append(TableEvent(t=pe.t, frame=pe.frame, type=EventType.CONTACT, objects=(best[1].id, pin.id)))
         return events
+
+    def _first_pin_places(self, pins: list[Track]) -> None:
+        """The first place each pin is seen standing, near its spot, is where it stands (see
+        ``pin_seen_mm``); later moves are measured from there."""
+        spots = {p.id: (p.x, p.y) for p in self.spec.pins}
+        for pin in pins:
+            if pin.id in self._pin_moved or pin.id not in spots or pin.group != "pin-standing" \
+                    or pin.status != TrackStatus.VISIBLE:
+                continue
+            sx, sy = spots[pin.id]
+            if math.hypot(pin.x - sx, pin.y - sy) <= self.p.pin_seen_mm:
+                self._pin_moved[pin.id] = (pin.x, pin.y)
 
     def _pin_moves(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:
         events: list[TableEvent] = []

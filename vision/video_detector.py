@@ -65,6 +65,7 @@ from tableref.vision.video_prints import PrintParams, PrintWatcher
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+F32 = NDArray[np.float32]
 
 #: Kinds of found objects whose look is smeared by motion (their names come from memory).
 SMEARED = ("blur", "streak", "weak")
@@ -95,6 +96,8 @@ class VideoParams:
       never showed a stripe's caps counts as a solid.
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
+    * ``hole_slack``: how far (in ball radii, beyond the hole's own) a dark disc of a hole's size
+      on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
       when it is found again, and where a smear of it may be accepted).
     """
@@ -111,6 +114,7 @@ class VideoParams:
     solid_after: int = 12
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
+    hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
 
@@ -198,6 +202,8 @@ class VideoDetector:
                      if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
             if any(sd.kind != "print" or sd.name not in occupied for sd in under):
                 continue  # a hole, a pin or an empty printed circle, not an object
+            if self._hole_seen_off(c, k0):
+                continue
             cv2.circle(objects, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
             cv2.circle(cores, (int(round(c.x)), int(round(c.y))), int(round(c.r * c.size)), 255, -1)
             cv2.circle(guess, (int(round(c.x)), int(round(c.y))), int(round(2.5 * c.r * c.size)), 255, -1)
@@ -211,6 +217,26 @@ class VideoDetector:
             full = np.zeros(image.shape, np.float32)
             full[y0:y1, x0:x1] = cv2.resize(cloth, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
             self._pins.start(image, full)
+
+    def _hole_seen_off(self, c: Circle, k0: F32) -> bool:
+        """A hole where a calibration a little off does not quite put it: on the first frame, a
+        disc as dark as a hole, no larger than one, within ``hole_slack`` ball radii of a hole
+        inside the playing surface (a bar-billiards hole; pockets at the cushions are left out, a
+        black ball may rest in their jaws). Left in the foreground it would be an object for good."""
+        view = self.view
+        assert view is not None
+        spec = self.spec
+        reach = self.p.hole_slack * c.r
+        near = [sd for sd in view.statics if sd.kind == "hole"
+                and 0.0 < sd.x_mm < spec.length_mm and 0.0 < sd.y_mm < spec.width_mm
+                and math.hypot(c.x - sd.x, c.y - sd.y) < sd.radius + reach and c.r * c.size < 1.3 * sd.radius]
+        if not near:
+            return False
+        h, w = k0.shape
+        n = max(1, int(round(0.6 * c.r * c.size)))
+        xi, yi = int(round(c.x)), int(round(c.y))
+        patch = k0[max(0, yi - n):min(h, yi + n + 1), max(0, xi - n):min(w, xi + n + 1)]
+        return patch.size > 0 and float(np.median(patch)) < self.p.start_dark_ratio
 
     # -- per frame -----------------------------------------------------------------------------
     def detect(self, image: U8) -> tuple[Detection, ...]:
