@@ -109,7 +109,13 @@ class Service:
 
 
 def _demo_row(settings: Settings) -> dict[str, Any] | None:
-    """The demo table: the configured clip, else the bundled bar-billiards foul clip, else any."""
+    """The demo table: the configured clip, else the bundled bar-billiards foul clip, else any.
+
+    It runs the camera pipeline with the clip's venue calibration (``NAME.calibration.json``
+    beside it, made by ``tableref calibrate``; without one the runner calibrates automatically).
+    ``settings.demo_pipeline`` chooses otherwise; unset, only a simulated clip with a truth file
+    and no calibration replays its truth (see ``Settings``).
+    """
     samples = sorted(settings.media_dirs[-1].glob("*.mp4"))
     if settings.demo_clip:
         chosen = Path(settings.demo_clip)
@@ -124,12 +130,15 @@ def _demo_row(settings: Settings) -> dict[str, Any] | None:
         truth = json.loads(truth_file.read_text("utf-8"))
         game = truth.get("game", game)
         table = truth.get("table", GAME_TABLE.get(game, table))
-    from tableref.api.pipeline import truth_path_for
+    from tableref.api.pipeline import calibration_path_for, read_calibration, truth_path_for
 
-    pipeline = "truth" if truth_path_for(chosen) is not None else "vision"
+    cal_file = calibration_path_for(chosen)
+    pipeline = settings.demo_pipeline or (
+        "truth" if cal_file is None and truth_path_for(chosen) is not None else "vision")
+    calibration = read_calibration(cal_file) if cal_file is not None and pipeline == "vision" else None
     return {
         "id": "demo", "name": f"Demo: {chosen.stem}", "table_kind": table, "game": game,
-        "source": str(chosen), "loop": settings.demo_loop, "calibration": None, "pipeline": pipeline,
+        "source": str(chosen), "loop": settings.demo_loop, "calibration": calibration, "pipeline": pipeline,
         "options": {}, "created": time.time(),
     }
 

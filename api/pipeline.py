@@ -3,7 +3,11 @@
 Two implementations:
 
 * ``vision``: the camera pipeline of ``tableref.vision`` (calibration, detection, tracking,
-  event extraction) — what a venue runs.
+  event extraction) — what a venue runs, and what the demo table runs. Its calibration is the
+  table's own (``tableref calibrate``, uploaded or given at creation); for a video file without
+  one, the file ``NAME.calibration.json`` beside it (the bundled demo clip ships one, made by
+  ``tableref calibrate`` on the clip), else the automatic calibration of the clip's first good
+  frame — what a venue does once when it installs a camera. Never the simulator's truth.
 * ``truth``: for a simulated clip with its ``truth.json`` beside it, the true positions and events
   frame by frame. It exists so the demo and the service tests can check the service (latency,
   persistence, the tablet) independently of detection quality, and it is labelled as such on
@@ -70,6 +74,7 @@ class TruthReplay:
         self.fps = float(truth.get("fps", 30.0))
         self._states: list[list[dict[str, Any]]] = truth.get("states", [])
         self._events: dict[int, list[TableEvent]] = {}
+        self._last_index = -1
         for raw in truth.get("events", []):
             event = from_json(raw)
             assert isinstance(event, TableEvent)
@@ -78,15 +83,21 @@ class TruthReplay:
 
 
     def process(self, image: np.ndarray, index: int, t: float) -> FrameOutput:
+        """This frame's positions, and the events of this frame and of any frame skipped since the
+        last one processed (the runner drops frames when it falls behind, like a live camera)."""
         positions: dict[str, Any] = {}
         if 0 <= index < len(self._states):
             for obj in self._states[index]:
                 if obj.get("status", "on_table") in ("on_table", "fallen"):
                     positions[obj["id"]] = {k: obj[k] for k in ("x", "y", "kind", "status", "label") if k in obj}
-        return FrameOutput(tuple(self._events.get(index, ())), positions)
+        first = self._last_index + 1 if self._last_index < index else index
+        self._last_index = index
+        events = tuple(e for i in range(first, index + 1) for e in self._events.get(i, ()))
+        return FrameOutput(events, positions)
 
     def reset(self) -> None:
-        """Nothing to reset: the truth is indexed by frame."""
+        """The truth is indexed by frame: only where the replay stands is forgotten."""
+        self._last_index = -1
 
 
 def recorded_inputs(video: Path) -> list[HumanInput]:
@@ -107,9 +118,47 @@ def recorded_inputs(video: Path) -> list[HumanInput]:
     return [i for i in (from_json(r) for r in raw) if isinstance(i, HumanInput)]
 
 
+def calibration_path_for(video: Path) -> Path | None:
+    """``NAME.calibration.json`` beside ``NAME.mp4`` (written by ``tableref calibrate``), if any."""
+    candidate = video.with_suffix(".calibration.json")
+    return candidate if candidate.is_file() else None
+
+
+def read_calibration(path: Path) -> dict[str, Any]:
+    """A calibration file as the JSON object a table row stores; ``UserError`` when unreadable."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise UserError(f"cannot read the calibration {str(path)!r}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"calibration {str(path)!r} is not valid JSON: {exc.msg}; make one with `tableref calibrate`") from None
+    if not isinstance(data, dict) or "homography" not in data:
+        raise UserError(f"calibration {str(path)!r} has no 'homography'; make one with `tableref calibrate`")
+    return data
+
+
+def calibration_for_video(table_kind: str, video: Path) -> dict[str, Any]:
+    """The calibration a venue would have for a recorded clip: the file beside it, else the
+    automatic calibration of the clip's first good frame (as ``tableref calibrate`` does)."""
+    beside = calibration_path_for(video)
+    if beside is not None:
+        return read_calibration(beside)
+    from tableref.calibration.calibrate import calibrate_source
+
+    try:
+        cal, _ = calibrate_source(video, table_kind)
+    except UserError as exc:
+        raise UserError(f"the vision pipeline needs a calibration and the automatic one failed on "
+                        f"{video.name!r}: {exc}; run `tableref calibrate` and upload the result") from None
+    return cal.to_json()
+
+
 def make_pipeline(kind: str, table_kind: str, source: Path | None,
                   calibration: dict[str, Any] | None = None) -> FramePipeline:
-    """Build the pipeline a table asks for; a clear ``UserError`` when it cannot run."""
+    """Build the pipeline a table asks for; a clear ``UserError`` when it cannot run.
+
+    May take a second or two (an automatic calibration reads the clip): call it off the event loop.
+    """
     if kind == "truth":
         truth = truth_path_for(source) if source is not None else None
         if truth is None:
@@ -120,6 +169,8 @@ def make_pipeline(kind: str, table_kind: str, source: Path | None,
             from tableref.vision.pipeline import VisionPipeline  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             raise UserError("the vision pipeline is not installed in this build; use pipeline 'truth' for a simulated clip") from None
+        if calibration is None and source is not None and table_kind != "cards":
+            calibration = calibration_for_video(table_kind, source)
         pipeline: FramePipeline = VisionPipeline.for_service(table_kind, calibration, source)
         return pipeline
     raise UserError(f"unknown pipeline {kind!r}; accepted: {', '.join(PIPELINES)}")

@@ -4,6 +4,12 @@ A video file plays in real time (frame ``t`` is due at ``start + t``), so the de
 live camera and latency figures mean something. Reading and processing a frame happen in a worker
 thread; everything that touches the session (referee, store, hub) happens on the event loop, so
 one slow table never corrupts another's state.
+
+A pipeline slower than the clip for a moment catches up on the next frames (it has headroom: the
+vision pipeline runs at about twice the clip's rate on one core). One that stays behind by more
+than ``max_lag_s`` drops frames, as a live camera's driver drops what nobody reads: the frame is
+decoded but not processed, and ``frames_dropped`` in the table's status counts it. A file never
+plays later and later behind the clock.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ class TableRunner:
 
     def __init__(self, session: TableSession, spec: SourceSpec, pipeline_kind: str,
                  calibration: dict[str, Any] | None = None, speed: float = 1.0,
-                 frame_interval: float = 0.2, positions_interval: float = 0.1) -> None:
+                 frame_interval: float = 0.2, positions_interval: float = 0.1, max_lag_s: float = 0.5) -> None:
         self.session = session
         self.spec = spec
         self.pipeline_kind = pipeline_kind
@@ -51,8 +57,11 @@ class TableRunner:
         self.frame_interval = frame_interval
         # Positions go to tablets at 10 Hz: enough to draw the table, a third of the traffic.
         self.positions_interval = positions_interval
+        #: how late (seconds) a file frame may be processed before frames are dropped to catch up
+        self.max_lag_s = max_lag_s
         self.latest_jpeg: bytes | None = None
         self.frames_seen = 0
+        self.frames_dropped = 0
         self._stop = False
         self._task: asyncio.Task[None] | None = None
         #: frame due time (monotonic) per event, for the latency benchmark
@@ -79,9 +88,12 @@ class TableRunner:
 
     async def _run(self) -> None:
         self._loop = asyncio.get_running_loop()
+        source = Path(self.spec.target) if self.spec.kind == "file" else None
+        self.session.set_status(state="starting", pipeline=self.pipeline_kind)
         try:
-            pipeline = make_pipeline(self.pipeline_kind, self.session.table_kind,
-                                     Path(self.spec.target) if self.spec.kind == "file" else None, self.calibration)
+            # off the loop: an automatic calibration reads the clip, a detector loads its tables
+            pipeline = await asyncio.to_thread(make_pipeline, self.pipeline_kind, self.session.table_kind,
+                                               source, self.calibration)
         except UserError as exc:
             self.session.set_status(state="error", error=str(exc))
             return
@@ -115,6 +127,11 @@ class TableRunner:
                 delay = due - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
+                elif -delay > self.max_lag_s:
+                    self.frames_dropped += 1  # too far behind the clock: drop it, as a camera would
+                    if self.frames_dropped == 1 or self.frames_dropped % 30 == 0:
+                        self.session.set_status(frames_dropped=self.frames_dropped)
+                    continue
             else:
                 due = time.monotonic()
             out = await asyncio.to_thread(pipeline.process, frame.image, frame.index, frame.t)

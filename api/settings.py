@@ -17,6 +17,11 @@ class Settings:
 
     ``media_dirs``: the only folders a file source may come from (the bundled samples included),
     so a table configuration cannot make the service read arbitrary files.
+
+    ``demo_pipeline``: what the demo table runs (``TABLEREF_DEMO_PIPELINE``). Unset: the camera
+    pipeline (``vision``) whenever the clip has a calibration beside it (the bundled demo clip
+    ships one) or no truth file; ``truth`` only for a simulated clip with a truth file and no
+    calibration (the service's own tests and development, labelled as such on the tablet).
     """
 
     host: str = "127.0.0.1"
@@ -27,6 +32,7 @@ class Settings:
     demo: bool = True
     demo_clip: str | None = None
     demo_loop: bool = True
+    demo_pipeline: str | None = None
     max_message_bytes: int = 16_384
     max_messages_per_second: float = 20.0
     client_queue: int = 256
@@ -56,6 +62,7 @@ class Settings:
             media_dirs=(*media, BUNDLED_SAMPLES),
             demo=env.get("TABLEREF_DEMO", "1") not in ("0", "false", "no"),
             demo_clip=env.get("TABLEREF_DEMO_CLIP") or None,
+            demo_pipeline=env.get("TABLEREF_DEMO_PIPELINE") or None,
             playback_speed=float(env.get("TABLEREF_SPEED", "1.0")),
             database_url=env.get("DATABASE_URL") or None,
         )

@@ -25,8 +25,11 @@ FOUL_EVENTS = [
 
 
 def _settings(tmp_path: Path, clip: Path, loop: bool = False) -> Settings:
+    # The service's own behaviour (delivery, reconnects, persistence) is tested on a tiny clip
+    # replaying its truth, so that it is exact and fast; tests/api/test_demo_vision.py runs the
+    # demo through the camera pipeline.
     return Settings(data_dir=tmp_path / "data", token=TOKEN, media_dirs=(clip.parent,), demo_clip=str(clip),
-                    demo_loop=loop, heartbeat_s=0.5)
+                    demo_loop=loop, heartbeat_s=0.5, demo_pipeline="truth")
 
 
 def _receive_until(ws: ClientConnection, pred: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
@@ -117,7 +120,7 @@ def test_a_killed_and_restarted_server_serves_identical_match_state(tmp_path: Pa
     assert before["scores"] == {"A": 2}
     port = free_port()
     settings_again = Settings(data_dir=settings.data_dir, token=TOKEN, media_dirs=settings.media_dirs,
-                              demo_clip=None, heartbeat_s=0.5)
+                              demo_clip=None, heartbeat_s=0.5, demo_pipeline="truth")
     app = create_app(settings_again)
     # The restarted server must not replay the clip over the stored match: give it no source.
     app.state.service.store.put_table({**app.state.service.store.table("demo"), "source": None})
