@@ -8,10 +8,17 @@ Matching rules (why they are what they are):
 * Objects are compared by identity where a camera can know it (pool ``ball-9``, ``red``, ``queen``,
   ``striker``, pins) and by colour where it cannot: bar-billiards whites and carrom pieces of one
   colour look alike, so ``white-3`` and ``white-5`` are both ``white``.
+* ``card_played`` and ``card_retrieved`` compare the card and the seat (the same card from
+  another seat is another play).
 * ``contact`` compares the pair as a set; ``at_rest`` and ``shot_start`` compare only the time (and
   the struck ball for ``shot_start``).
 * Identity accuracy and position error compare ``tracks.jsonl`` with the truth states frame by
   frame: each true object on the table is paired with the nearest track within two radii.
+* Cards (All-Fours): identity accuracy is the share of true ``card_kicked``/``card_played`` events
+  whose nearest detected event of the same type (within the tolerance, one to one, whatever its
+  label) names the right card; a missed event counts as wrong. A trick is assembled right when its
+  cards, in the order they came to the board, come from the same seats (so the lead is right)
+  and the referee, fed each stream, names the same winner.
 * Referee agreement replays the true events and the detected events (each merged with the same
   human inputs, if any) through the game's referee and compares the fouls (by code) and score
   changes (by player and points) they produce, in order, plus the final scores.
@@ -34,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from tableref.errors import UserError
-from tableref.events import EventType, TableEvent, from_json
+from tableref.events import EventType, TableEvent, from_json, read_log
 
 _LOOKALIKE = re.compile(r"^(white|black)-\d+$")
 
@@ -53,6 +60,8 @@ def event_key(e: TableEvent) -> tuple[Any, ...]:
         return (e.type.value,)
     if e.type is EventType.SHOT_START:
         return (e.type.value, objs[:1])
+    if e.type in (EventType.CARD_PLAYED, EventType.CARD_RETRIEVED):
+        return (e.type.value, tuple(sorted(objs)), e.data.get("seat"))
     return (e.type.value, tuple(sorted(objs)), e.where)
 
 
@@ -215,6 +224,78 @@ def referee_agreement(game: str, detected: Sequence[TableEvent], truth: Sequence
     }
 
 
+_CARD_EVENTS = (EventType.CARD_KICKED, EventType.CARD_PLAYED)
+
+
+def card_identity(detected: Sequence[TableEvent], truth: Sequence[TableEvent], fps: float,
+                  tolerance: int = 3) -> dict[str, Any]:
+    """Per true card event, whether the detected event nearest in time (same type) names the card."""
+    cands: list[tuple[int, int, int]] = []
+    for i, d in enumerate(detected):
+        for j, tr in enumerate(truth):
+            if d.type is tr.type and tr.type in _CARD_EVENTS:
+                gap = abs(_frame(d, fps) - _frame(tr, fps))
+                if gap <= tolerance:
+                    cands.append((gap, i, j))
+    used_d: set[int] = set()
+    used_t: set[int] = set()
+    right = 0
+    for _, i, j in sorted(cands):
+        if i in used_d or j in used_t:
+            continue
+        used_d.add(i)
+        used_t.add(j)
+        right += detected[i].data.get("card") == truth[j].data.get("card")
+    total = sum(1 for e in truth if e.type in _CARD_EVENTS)
+    return {"accuracy": round(right / total, 4) if total else None, "right": right, "events": total}
+
+
+def assemble_tricks(events: Sequence[TableEvent]) -> dict[int, list[tuple[str, str]]]:
+    """Each trick's (seat, card) in the order the cards came to the board.
+
+    The top card of two played together (``order`` 1) goes back to the hand, and a card taken back
+    (a lead out of turn) leaves its trick.
+    """
+    tricks: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for e in sorted(events, key=lambda e: e.t):
+        if e.type is EventType.CARD_PLAYED and e.data.get("order", 0) == 0:
+            tricks[int(e.data.get("trick", 0))].append((str(e.data.get("seat")), str(e.data.get("card"))))
+        elif e.type is EventType.CARD_RETRIEVED:
+            for cards in tricks.values():
+                cards[:] = [c for c in cards if c[1] != e.data.get("card")]
+    return dict(tricks)
+
+
+def trick_winners(game: str, events: Sequence[TableEvent], inputs: Sequence[Any]) -> dict[int, str | None]:
+    """The winner of each trick as the game's referee calls it from ``events`` and ``inputs``."""
+    from tableref.events import merge_by_time
+    from tableref.referee import RefereeError, UpdateKind, make_engine
+
+    engine = make_engine(game)
+    out: dict[int, str | None] = {}
+    for item in merge_by_time(events, inputs):
+        try:
+            for u in engine.apply(item):
+                if u.kind is UpdateKind.TRICK:
+                    out[int(u.data.get("trick", 0))] = u.player
+        except RefereeError:
+            continue
+    return out
+
+
+def trick_agreement(game: str | None, detected: Sequence[TableEvent], truth: Sequence[TableEvent],
+                    inputs: Sequence[Any] = ()) -> dict[str, Any]:
+    """How many true tricks were assembled right (cards, seats, lead and, with a game, the winner)."""
+    true_tricks = assemble_tricks(truth)
+    found = assemble_tricks(detected)
+    winners_t = trick_winners(game, truth, inputs) if game else {}
+    winners_d = trick_winners(game, detected, inputs) if game else {}
+    wrong = [n for n, cards in sorted(true_tricks.items())
+             if found.get(n) != cards or (game is not None and winners_d.get(n) != winners_t.get(n))]
+    return {"right": len(true_tricks) - len(wrong), "tricks": len(true_tricks), "wrong": wrong,
+            "extra": sorted(set(found) - set(true_tricks))}
+
+
 def _lcs(a: Sequence[Any], b: Sequence[Any]) -> int:
     prev = [0] * (len(b) + 1)
     for x in a:
@@ -260,15 +341,16 @@ def evaluate_dir(folder: Path, truth_path: Path, tolerance: int = 3) -> dict[str
     summary_file = folder / "summary.json"
     if summary_file.is_file():
         game = json.loads(summary_file.read_text("utf-8")).get("game") or game
+    inputs_file = folder / "inputs.jsonl"
+    inputs = list(read_log(inputs_file.read_text("utf-8").splitlines())) if game and inputs_file.is_file() else []
     if game:
-        from tableref.events import read_log
-
-        inputs_file = folder / "inputs.jsonl"
-        inputs = list(read_log(inputs_file.read_text("utf-8").splitlines())) if inputs_file.is_file() else []
         try:
             result["referee"] = referee_agreement(game, detected, true_events, inputs)
         except (ImportError, ValueError) as exc:
             result["referee"] = {"error": str(exc)}
+    if any(e.type in _CARD_EVENTS for e in true_events):
+        result["cards"] = {"identity": card_identity(detected, true_events, fps, tolerance),
+                           "tricks": trick_agreement(game, detected, true_events, inputs)}
     return result
 
 
@@ -285,6 +367,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"first contact accuracy {fc['accuracy']:.3f} over {fc['shots']} shots")
         for k, v in result["tracks"].items():
             print(f"{k} {v}")
+        if "cards" in result:
+            ident, tricks = result["cards"]["identity"], result["cards"]["tricks"]
+            print(f"card identity accuracy {ident['accuracy']} over {ident['events']} card events; "
+                  f"tricks assembled right {tricks['right']}/{tricks['tricks']}")
         if "referee" in result:
             print("referee " + json.dumps(result["referee"]))
     worst = min((m["f1"] for m in result["events"].values()), default=1.0)
