@@ -32,7 +32,7 @@ from tableref.api.runner import TableRunner
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings, resolve_token
 from tableref.api.sources import parse_source, probe
-from tableref.api.store import Store
+from tableref.api.store import Store, open_store
 from tableref.api.websocket import serve_table_socket
 from tableref.calibration.spec import load_table_dict
 from tableref.catalog import GAME_TABLE
@@ -146,10 +146,8 @@ def _demo_row(settings: Settings) -> dict[str, Any] | None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    if settings.database_url and not settings.database_url.startswith("sqlite"):
-        raise UserError("DATABASE_URL: only sqlite:///PATH is supported in this build; PostgreSQL is planned")
-    db_path = settings.database_url.removeprefix("sqlite:///") if settings.database_url else settings.db_path
-    service = Service(settings, resolve_token(settings), Store(db_path), Hub(settings.client_queue))
+    store = open_store(settings.database_url, settings.db_path)
+    service = Service(settings, resolve_token(settings), store, Hub(settings.client_queue))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
