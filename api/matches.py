@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -66,6 +67,8 @@ from tableref.events import HumanInput, LogItem
 from tableref.referee.all_fours_match import MatchResult, default_result, match_decision, standings
 from tableref.referee.all_fours_state import AllFoursState, TableReport
 from tableref.referee.bar_billiards_match import DOUBLES_FRAMES, SINGLES_FRAMES
+
+log = logging.getLogger("tableref.api.matches")
 
 BAR_LEAGUE = "bar-billiards-league"
 ALL_FOURS_TEAM = "all-fours-team"
@@ -318,7 +321,12 @@ class MatchAwareSession(TableSession):
         msgs = super().ingest(item, still)
         if self.on_change is None or self.match_id is None:
             return msgs
-        return msgs + [m for m in self.on_change(self) if m.channel == self.table_id]
+        try:
+            extra = self.on_change(self)
+        except Exception:  # the item is stored and published already: the table must go on
+            log.exception("match standing of %s after an item at table %s", self.match_id, self.table_id)
+            return msgs
+        return msgs + [m for m in extra if m.channel == self.table_id]
 
 
 class MatchDesk:
@@ -435,6 +443,9 @@ class MatchDesk:
                 if match_format(row) == ALL_FOURS_TEAM:
                     out += self._pass_reports(row)
                 return out + self._sync(match_id)
+            except MatchError as exc:  # a table of the match was deleted: nothing to compute until it is back
+                log.warning("match %s: %s", match_id, exc)
+                return []
             finally:
                 self._busy.discard(match_id)
 

@@ -58,8 +58,14 @@ class MatchIn(BaseModel):
     game: str
     table_ids: list[str] = Field(default_factory=list, description="one table, or three for an All-Fours team match")
     players: list[str] = Field(default_factory=list, description="players or teams")
-    format: Literal["single", "bar-billiards-league", "all-fours-team"] = "single"
-    meta: dict[str, Any] = Field(default_factory=dict)
+    format: Literal["single", "bar-billiards-league", "all-fours-team"] = Field(
+        default="single",
+        description="bar-billiards-league: nine frames on one table (rule 6); all-fours-team: three tables whose "
+                    "referees are tables 1, 2, 3 in the order given (IC2024 2, 28); players are then the two teams")
+    meta: dict[str, Any] = Field(
+        default_factory=dict,
+        description="free notes; for a league match 'draw' may give the drawn order "
+                    "({'singles': [[home, away] x6], 'doubles': [[[h, h], [a, a]] x3]}), entered as league_match")
 
     @field_validator("game")
     @classmethod

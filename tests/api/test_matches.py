@@ -294,6 +294,18 @@ def test_a_team_match_needs_its_tables_numbered_1_to_3(tmp_path: Path) -> None:
         assert r.status_code == 422 and "three different tables" in r.json()["detail"]
 
 
+def test_a_deleted_table_leaves_its_match_without_a_standing_but_the_other_tables_play_on(tmp_path: Path) -> None:
+    with service(tmp_path / "data") as client:
+        _af_tables(client)
+        post(client, "/api/matches", {"id": "m3", "game": "all-fours", "table_ids": ["t1", "t2", "t3"],
+                                      "players": ["Oak", "Ash"], "format": "all-fours-team"}, 201)
+        assert client.delete("/api/tables/t3", headers=AUTH).status_code == 204
+        messages = _game(client, 1, "A")
+        assert any(m["type"] == "update" and m["kind"] == "game_over" for m in messages)
+        r = client.get("/api/matches/m3/standing")
+        assert r.status_code == 422 and "'t3'" in r.json()["detail"]
+
+
 def test_ic2024_2c_league_standings_rank_ended_team_matches_and_count_a_default_as_rule_10(tmp_path: Path) -> None:
     """2c ranking over ended matches; a default (10) credits the winner 17 for and 8 against."""
     with service(tmp_path / "data") as client:
