@@ -8,7 +8,9 @@ Protocol (server to client, JSON text frames, each with ``seq`` and ``type``):
   the snapshot, in order (``replayed: true``), so a reconnect loses nothing; a first connection
   may ask for the last ``?recent=N`` instead (a tablet opened mid-match shows the recent calls);
 * then live messages: ``event``, ``update`` (fouls carry ``code``, ``clause``, ``text`` and a
-  ``still`` link), ``question``, ``notice``, ``input``, ``status``, and droppable ``positions``;
+  ``still`` link), ``question``, ``notice``, ``input``, ``status``, ``match`` (the standing of a
+  league or team match the table belongs to, when it changes: ``api/matches.py``), and droppable
+  ``positions``;
 * ``heartbeat`` every few seconds when nothing else was sent;
 * ``resync`` when this client fell so far behind that its queue overflowed with important
   messages: the server re-sends from the store what it missed, so nothing is lost.
