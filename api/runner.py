@@ -19,6 +19,7 @@ import contextlib
 import functools
 import logging
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.api.pipeline import FramePipeline, make_pipeline, recorded_inputs
+from tableref.api.pipeline import FrameOutputLike, FramePipeline, make_pipeline, recorded_inputs
 from tableref.api.session import TableSession
 from tableref.api.sources import Frame, SourceSpec, file_frames, live_frames
 from tableref.errors import UserError
@@ -66,6 +67,9 @@ class TableRunner:
         self._task: asyncio.Task[None] | None = None
         #: frame due time (monotonic) per event, for the latency benchmark
         self.due: dict[int, float] = {}
+        #: seconds the pipeline took on each of the last frames, and when the clip's t = 0 was due
+        self.process_s: deque[float] = deque(maxlen=5000)
+        self.clock_start: float | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.session.table_id}")
@@ -110,10 +114,17 @@ class TableRunner:
                 break
         self.session.set_status(state="stopped")
 
+    def _timed(self, pipeline: FramePipeline, frame: Frame) -> FrameOutputLike:
+        began = time.perf_counter()
+        out = pipeline.process(frame.image, frame.index, frame.t)
+        self.process_s.append(time.perf_counter() - began)
+        return out
+
     async def _play(self, pipeline: FramePipeline) -> None:
         frames = self._frames()
         pending = sorted(recorded_inputs(Path(self.spec.target)), key=lambda i: i.t) if self.spec.kind == "file" else []
         start = time.monotonic()
+        self.clock_start = start
         last_jpeg_t = -1.0
         last_positions_t = -1.0
         done = object()
@@ -134,7 +145,7 @@ class TableRunner:
                     continue
             else:
                 due = time.monotonic()
-            out = await asyncio.to_thread(pipeline.process, frame.image, frame.index, frame.t)
+            out = await asyncio.to_thread(self._timed, pipeline, frame)
             self.frames_seen += 1
             image = frame.image
             still = functools.partial(encode_jpeg, image)
