@@ -70,6 +70,7 @@ class _Card:
     evidence: F64 = field(default_factory=lambda: np.zeros(len(LABELS)))
     n_obs: int = 0
     face: deque[float] = field(default_factory=lambda: deque(maxlen=30))
+    faceness: deque[float] = field(default_factory=lambda: deque(maxlen=12))  # 1 - p(back) - p(no card)
     role: str | None = None  # None (not landed yet), kick, play, top, ignored
     label: str | None = None
     seat: str | None = None
@@ -89,34 +90,60 @@ class _Card:
         z = e - e[k]
         return LABELS[k], float(1.0 / np.exp(z[np.isfinite(z)]).sum())
 
-    def still_since(self, still_mm: float, density: float = 0.7, slips: int = 2) -> tuple[int, float] | None:
-        """The first frame of the run of latest sightings that all lie within ``still_mm`` of where it lies now.
+    def margin(self, banned: set[str]) -> float:
+        """How much likelier (log odds, summed over the views) the best label is than the next (outside ``banned``)."""
+        e = self.evidence.copy()
+        for lab in banned:
+            e[LABELS.index(lab)] = -np.inf
+        top = np.sort(e)[-2:]
+        return float(top[1] - top[0]) if np.isfinite(top[0]) else float("inf")
 
-        Where it lies now is the median of the last three sightings, and up to ``slips`` sightings
-        in a row may stray (a hand's shadow or a neighbour pulling the outline for a frame) without
-        ending the run. The run must be seen in at least ``density`` of its frames: a blob glimpsed
-        now and then at one place (a hand's knuckles, a reflection) is not a card lying there.
+    def still_since(self, still_mm: float, settle_mm: float, density: float = 0.7,
+                    slips: int = 2) -> tuple[int, float] | None:
+        """When the card came to rest, if it lies at rest now: the first frame of its rest, else None.
+
+        At rest means the latest sightings all lie within ``still_mm`` of where it lies now (the
+        median of the last three), seen in at least ``density`` of their frames (a blob glimpsed
+        now and then at one place, a hand's knuckles or a reflection, is not a card lying there);
+        up to ``slips`` sightings in a row may stray (a hand's shadow or a neighbour pulling the
+        outline for a frame) without ending the run.
+
+        The rest is dated more finely than it is found: the first frame from which the sightings
+        stay within ``settle_mm`` of the rest's median place, or within two and a half times their
+        typical scatter when the outline jitters more (a card half under another), so the last slow
+        millimetres of a hand laying the card do not count as rest.
         """
-        if not self.history:
+        run = self._run(still_mm, slips)
+        if not run:
             return None
-        recent = list(self.history)[-3:]
-        x_now = float(np.median([h[2] for h in recent]))
-        y_now = float(np.median([h[3] for h in recent]))
         f_last = self.history[-1][0]
-        first: tuple[int, float] | None = None
-        seen = strays = 0
-        for f, t, x, y in reversed(self.history):
-            if math.hypot(x - x_now, y - y_now) > still_mm:
+        if len(run) < density * (f_last - run[-1][0] + 1):
+            return None
+        x_rest = float(np.median([h[2] for h in run]))
+        y_rest = float(np.median([h[3] for h in run]))
+        scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in run]))
+        settled = self._run(max(settle_mm, 2.5 * scatter), slips, (x_rest, y_rest))
+        first = settled[-1] if settled else run[-1]
+        return first[0], first[1]
+
+    def _run(self, within_mm: float, slips: int, centre: tuple[float, float] | None = None
+             ) -> list[tuple[int, float, float, float]]:
+        """The latest sightings (newest first) within ``within_mm`` of ``centre`` (default: the median of
+        the last three), up to ``slips`` strays in a row skipped."""
+        if centre is None:
+            recent = list(self.history)[-3:]
+            centre = (float(np.median([h[2] for h in recent])), float(np.median([h[3] for h in recent])))
+        out = []
+        strays = 0
+        for h in reversed(self.history):
+            if math.hypot(h[2] - centre[0], h[3] - centre[1]) > within_mm:
                 strays += 1
                 if strays > slips:
                     break
                 continue
             strays = 0
-            first = (f, t)
-            seen += 1
-        if first is None or seen < density * (f_last - first[0] + 1):
-            return None
-        return first
+            out.append(h)
+        return out
 
 
 @dataclass(frozen=True)
@@ -155,21 +182,34 @@ class TrickState:
 class TrickBuilder:
     """Face-up cards over time -> card events (see the module docstring)."""
 
-    def __init__(self, spec: TableSpec, *, gate_mm: float = 75.0, still_mm: float = 5.0, rest_frames: int = 4,
-                 decide_frames: int = 6, gone_frames: int = 10, pair_frames: int = 3, min_face: float = 0.35,
+    def __init__(self, spec: TableSpec, *, gate_mm: float = 75.0, still_mm: float = 10.0, settle_mm: float = 5.0,
+                 rest_frames: int = 4, decide_frames: int = 6, gone_frames: int = 10, pair_frames: int = 3,
+                 min_face: float = 0.35,
                  same_spot_mm: float = 45.0, min_board_frames: int = 12, kick_radius_mm: float = 175.0,
-                 rest_gate_mm: float = 30.0) -> None:
+                 rest_gate_mm: float = 30.0, sure_nats: float = 3.0, max_decide_frames: int = 75,
+                 min_faceness: float = 0.85) -> None:
         """
         ``gate_mm``: how far a card in a hand may be from where it was last seen and still be the
         same card; larger follows fast hands, smaller keeps neighbouring cards apart.
         ``rest_gate_mm``: the same for a card lying on the board, which moves only when it is
         gathered; small, so that a hand or a misread next to it never takes its place.
-        ``still_mm``: how far a resting card's measured centre may wander (the fit of its outline
-        jitters by a millimetre or two; a hand's slowest deliberate motion moves it more).
+        ``still_mm``: how far a resting card's measured centre may wander (the fit of a lone card's
+        outline jitters by a millimetre or two, that of a card half under another by up to ten; a
+        hand carrying a card moves it more).
+        ``settle_mm``: the finer bound that dates the rest (see :meth:`_Card.still_since`); smaller
+        dates a landing later, larger counts a hand's last slow millimetres as rest.
         ``rest_frames``: frames at rest before a card has landed; more ignores a hand pausing in
         mid-air, fewer dates the landing nearer the release.
         ``decide_frames``: further frames of evidence before the card is named (the event keeps the
         landing's frame); more is surer, fewer reports sooner.
+        ``sure_nats``: a card is named once its best label is this much likelier (log odds summed
+        over its views) than the next, or after ``max_decide_frames``; until then it, and every
+        card landing after it, wait (events keep their frames; only their reporting is later). Look-
+        alike cards (a queen of spades and of clubs seen small) need many views; a deck has one of
+        each card, so a card named wrong also makes the real one misnamed later.
+        ``min_faceness``: a resting card lands only if its latest views say, on average, at least this
+        surely that a card face is seen (one minus the chances of a back and of no card): a card face
+        reads about 0.98, a hand or the back of a pack in a dealer's hand about 0.5.
         ``gone_frames``: frames unseen before a card has left the board; longer rides out a hand
         passing over it, shorter reports a lift sooner.
         ``pair_frames``: landings this close in time near one seat are a two-card play.
@@ -185,6 +225,7 @@ class TrickBuilder:
         self.spec = spec
         self.gate_mm = gate_mm
         self.still_mm = still_mm
+        self.settle_mm = settle_mm
         self.rest_frames = rest_frames
         self.decide_frames = decide_frames
         self.gone_frames = gone_frames
@@ -194,6 +235,9 @@ class TrickBuilder:
         self.min_board_frames = min_board_frames
         self.kick_radius_mm = kick_radius_mm
         self.rest_gate_mm = rest_gate_mm
+        self.sure_nats = sure_nats
+        self.max_decide_frames = max_decide_frames
+        self.min_faceness = min_faceness
         self.centre = spec.spots.get("centre", (spec.length_mm / 2.0, spec.width_mm / 2.0))
         self.reset()
 
@@ -321,15 +365,16 @@ class TrickBuilder:
             c.corners = np.asarray(o.corners_mm, np.float64)
         c.history.append((frame, t, c.x, c.y))
         c.face.append(o.face_fraction)
+        c.faceness.append(1.0 - o.p_back - o.p_none)
         if o.fresh and o.face_fraction >= self.min_face:
-            moving = len(c.history) >= 2 and math.hypot(c.history[-2][2] - c.x, c.history[-2][3] - c.y) > self.still_mm
+            moving = len(c.history) >= 2 and math.hypot(c.history[-2][2] - c.x, c.history[-2][3] - c.y) > self.settle_mm
             weight = min(1.0, o.face_fraction) * (0.5 if moving else 1.0)
             c.evidence += weight * np.maximum(np.asarray(o.logp, np.float64), -12.0)
             c.n_obs += 1
 
     # -- landings ------------------------------------------------------------------------------
     def _landings(self, frame: int) -> list[TableEvent]:
-        ready: list[tuple[_Card, int, float]] = []
+        ready: list[tuple[_Card, int, float, bool]] = []  # card, first still frame and time, forced
         sweeping = self._gathering()
         if sweeping and self._sweep_from is None:
             self._sweep_from = frame
@@ -339,33 +384,39 @@ class TrickBuilder:
             if c.gone or c.last_frame != frame:
                 # lost from view before it was named: a landing it was, if it had rested long enough
                 if c.pending is not None and c.last_frame - c.pending[0] >= self.rest_frames + 2:
-                    ready.append((c, *c.pending))
+                    ready.append((c, *c.pending, True))
                 c.pending = None
                 continue
-            still = c.still_since(self.still_mm)
+            still = c.still_since(self.still_mm, self.settle_mm)
+            if still is not None and float(np.mean(c.faceness)) < self.min_faceness:
+                still = None  # resting, but not a card face: a pack's back read as a face, a hand
             if still is not None and frame - still[0] >= self.rest_frames:
                 c.pending = still
                 if frame - still[0] >= self.rest_frames + self.decide_frames:
-                    ready.append((c, *still))
+                    ready.append((c, *still, frame - still[0] >= self.rest_frames + self.max_decide_frames))
             elif c.pending is not None:
                 # moving again: swept up with its trick, or a hand that only paused in mid-air
                 if sweeping and frame - c.pending[0] >= self.rest_frames + 2:
-                    ready.append((c, *c.pending))
+                    ready.append((c, *c.pending, True))
                 c.pending = None
         ready.sort(key=lambda r: (r[1], r[0].key))
         out: list[TableEvent] = []
         done: set[int] = set()
-        for c, f0, t0 in ready:
+        for c, f0, t0, forced in ready:
             if c.key in done:
                 continue
-            done.add(c.key)
-            c.pending = None
             if len(self._trick) >= TRICK_SIZE and all(frame - o.last_frame >= 3 for o in self._trick):
                 out.append(self._lift_trick())  # lifted, though not yet long gone: the next trick has begun
             if self._not_a_play(c, f0):
+                done.add(c.key)
+                c.pending = None
                 c.role = "ignored"
                 continue
-            mate = next((m for m, f1, _ in ready if m.key not in done and abs(f1 - f0) <= self.pair_frames
+            if not (forced or sweeping) and c.margin(self._used) < self.sure_nats:
+                break  # not sure of it yet: it, and every card that landed after it, wait for more views
+            done.add(c.key)
+            c.pending = None
+            mate = next((m for m, f1, _, _ in ready if m.key not in done and abs(f1 - f0) <= self.pair_frames
                          and math.hypot(m.x - c.x, m.y - c.y) < 70.0 and self._seat(m) == self._seat(c)
                          and not self._not_a_play(m, f1)), None)
             if mate is not None:
@@ -457,6 +508,10 @@ class TrickBuilder:
                 self._used.discard(c.label)
         if len(self._trick) >= TRICK_SIZE and all(c.gone for c in self._trick):
             out.append(self._lift_trick())
+        elif 0 < len(self._trick) < TRICK_SIZE and self._sweep_from is not None:
+            if all(c.gone for c in self._trick):
+                # gathered with a card unseen: lifted all the same (the referee asks about the rest)
+                out.append(self._lift_trick())
         elif 0 < len(self._trick) < TRICK_SIZE:
             for c in [c for c in self._trick if c.gone]:
                 self._trick.remove(c)
