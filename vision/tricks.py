@@ -50,6 +50,8 @@ F64 = NDArray[np.float64]
 CARD_RADIUS_MM = 0.5 * math.hypot(63.0, 88.0)
 #: Cards in a trick: one from each seat.
 TRICK_SIZE = 4
+#: A card taken back has left where it lay once its outline is this far from there.
+DEPART_MM = 10.0
 #: A gathered trick's pile lies this near the middle of where its cards were last seen.
 PILE_MM = 70.0
 
@@ -182,7 +184,7 @@ class TrickState:
 class TrickBuilder:
     """Face-up cards over time -> card events (see the module docstring)."""
 
-    def __init__(self, spec: TableSpec, *, gate_mm: float = 75.0, still_mm: float = 10.0, settle_mm: float = 5.0,
+    def __init__(self, spec: TableSpec, *, gate_mm: float = 75.0, still_mm: float = 15.0, settle_mm: float = 5.0,
                  rest_frames: int = 4, decide_frames: int = 6, gone_frames: int = 10, pair_frames: int = 3,
                  min_face: float = 0.35,
                  same_spot_mm: float = 45.0, min_board_frames: int = 12, kick_radius_mm: float = 175.0,
@@ -194,7 +196,8 @@ class TrickBuilder:
         ``rest_gate_mm``: the same for a card lying on the board, which moves only when it is
         gathered; small, so that a hand or a misread next to it never takes its place.
         ``still_mm``: how far a resting card's measured centre may wander (the fit of a lone card's
-        outline jitters by a millimetre or two, that of a card half under another by up to ten; a
+        outline jitters by a millimetre or two; that of a card half over another may flip between two
+        fits 15 mm apart; a
         hand carrying a card moves it more).
         ``settle_mm``: the finer bound that dates the rest (see :meth:`_Card.still_since`); smaller
         dates a landing later, larger counts a hand's last slow millimetres as rest.
@@ -563,11 +566,17 @@ class TrickBuilder:
 
     @staticmethod
     def _departure(c: _Card) -> tuple[int, float]:
-        """When a card that rested started to move off: its first frame away from where it landed."""
+        """When a card that rested started to move off: the sighting after its last one where it lay.
+
+        Where it lay allows ``DEPART_MM``: the fingers closing on a card shift its outline a few
+        millimetres before it moves.
+        """
         if c.rest_xy is not None and c.landed is not None:
-            for f, t, x, y in c.history:
-                if f > c.landed and math.hypot(x - c.rest_xy[0], y - c.rest_xy[1]) > 8.0:
-                    return f, t
+            after = [h for h in c.history if h[0] > c.landed]
+            last_in = max((i for i, (_, _, x, y) in enumerate(after)
+                           if math.hypot(x - c.rest_xy[0], y - c.rest_xy[1]) <= DEPART_MM), default=None)
+            if last_in is not None and last_in + 1 < len(after):
+                return after[last_in + 1][0], after[last_in + 1][1]
         return c.last_frame + 1, c.last_t
 
     # -- tracks --------------------------------------------------------------------------------
