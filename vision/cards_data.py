@@ -9,17 +9,28 @@ ten camera numbers (``IMG_NNNN``). A group is held out for testing when the SHA-
 
 Labels are YOLO boxes around each card's corner index (usually two per card). A *labelled card*
 is one card class present in a photo (its boxes together); jokers and backs are not cards.
+
+Scoring (:func:`score_photo`, shared by the benchmark and the tests): a labelled card is *read
+right* when a card detection carries its label and lies on it, i.e. the detection's circle (its
+centre and radius, the radius of a circle of the card's area) reaches one of the card's index
+boxes. A card detection that reads no labelled card there is a *false card* (a wrong reading, or a
+card where there is none); a second detection of a card already read is a *duplicate*.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tableref.errors import UserError
+
+if TYPE_CHECKING:
+    from tableref.vision.detect import Detection
 
 Box = tuple[float, float, float, float]
 
@@ -98,3 +109,53 @@ def photos(path: str | Path | None = None, split: str | None = None, size: int =
                 x, y, w, h = (float(v) * size for v in parts[1:])
                 boxes.append((classes[k], (x - w / 2, y - h / 2, x + w / 2, y + h / 2)))
         yield LabelledPhoto(stem, img, tuple(boxes))
+
+
+# -- scoring a detector on a labelled photo ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhotoScore:
+    """What one photo scored: its labelled cards read right or missed, and the other detections."""
+
+    stem: str
+    right: tuple[str, ...]
+    missed: tuple[tuple[str, str], ...]  # (true label, what was read there or "-")
+    false_cards: int
+    duplicates: int
+    face_down: int
+    ms: float
+
+
+def _near(d: Detection, boxes: Sequence[Box]) -> bool:
+    """The detection's circle reaches one of these index boxes."""
+    reach = max(d.radius, 1.0)
+    for x0, y0, x1, y1 in boxes:
+        dx = max(x0 - d.x, 0.0, d.x - x1)
+        dy = max(y0 - d.y, 0.0, d.y - y1)
+        if math.hypot(dx, dy) <= reach:
+            return True
+    return False
+
+
+def score_photo(photo: LabelledPhoto, detections: Sequence[Detection], ms: float) -> PhotoScore:
+    """Match one photo's detections to its labelled cards (see the module docstring); ``ms`` is kept as given."""
+    cards = photo.cards()
+    face = [d for d in detections if d.group == "card"]
+    read: set[str] = set()
+    false_cards = duplicates = 0
+    for d in sorted(face, key=lambda d: -d.score):
+        if d.label in cards and _near(d, cards[d.label]):
+            if d.label in read:
+                duplicates += 1
+            read.add(d.label)
+        else:
+            false_cards += 1
+    missed = []
+    for name, boxes in cards.items():
+        if name in read:
+            continue
+        there = [d.label for d in face if _near(d, boxes)]
+        missed.append((name, there[0] if there else "-"))
+    return PhotoScore(photo.stem, tuple(sorted(read)), tuple(missed), false_cards, duplicates,
+                      sum(d.group == "face-down" for d in detections), ms)

@@ -1,0 +1,81 @@
+"""Card recognition on the held-out real photographs (``shared/datasets/cards-real``).
+
+The floors are the figures ``benchmarks/bench_cards_real.py`` printed for the current models,
+rounded down a little (read right 0.7745, false cards 0.204 a photo on the 98 held-out photos);
+the issue's target for the read-right share is 0.95, not reached yet. The split and the scoring
+rule are checked on their own, so a change to either cannot pass unnoticed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tableref.vision.cards import CardDetector
+from tableref.vision.cards_data import (
+    DEFAULT_DIR,
+    LabelledPhoto,
+    PhotoScore,
+    capture_group,
+    is_test,
+    photos,
+    score_photo,
+)
+from tableref.vision.detect import Detection
+
+READ_RIGHT_FLOOR = 0.76
+FALSE_CARDS_CEILING = 0.25
+
+needs_data = pytest.mark.skipif(not (DEFAULT_DIR / "classes.txt").is_file(), reason="cards-real data set not present")
+
+
+def test_capture_groups_keep_bursts_together() -> None:
+    assert capture_group("IMG_20220921_193915") == capture_group("IMG_20220921_193954") == "IMG_20220921_1939"
+    assert capture_group("IMG_7702") == capture_group("IMG_7709") != capture_group("IMG_7710")
+    assert capture_group("WIN_20240627_17_01_00_Pro") == capture_group("WIN_20240627_17_01_59_Pro")
+    assert is_test("IMG_7702") == is_test("IMG_7709")
+
+
+def _det(label: str, x: float, y: float, radius: float = 30.0, group: str = "card") -> Detection:
+    return Detection(label, group, x, y, radius, 0.9)
+
+
+def test_a_card_is_read_right_only_with_its_label_on_its_index() -> None:
+    photo = LabelledPhoto("x", Path("x.jpg"), (("KD", (100.0, 100.0, 120.0, 140.0)), ("KD", (300.0, 300.0, 320.0, 340.0)),
+                                               ("AH", (500.0, 100.0, 520.0, 140.0)), ("BACK", (0.0, 0.0, 5.0, 5.0))))
+    s = score_photo(photo, [_det("KD", 110.0, 120.0), _det("KD", 310.0, 320.0), _det("AS", 510.0, 120.0),
+                            _det("2C", 200.0, 500.0), _det("face-down", 50.0, 50.0, group="face-down")], 1.0)
+    assert isinstance(s, PhotoScore)
+    assert s.right == ("KD",)
+    assert s.missed == (("AH", "AS"),)  # read, but as the wrong card
+    assert s.duplicates == 1
+    assert s.false_cards == 2  # the wrong reading and the card where there is none
+    assert s.face_down == 1
+    far = score_photo(photo, [_det("AH", 510.0, 400.0, radius=50.0)], 1.0)
+    assert far.right == () and far.false_cards == 1  # the right label in the wrong place
+
+
+@needs_data
+def test_the_split_is_fixed_by_capture_group() -> None:
+    train = list(photos(split="train"))
+    test = list(photos(split="test"))
+    assert (len(train), len(test)) == (564, 98)
+    assert not {capture_group(p.stem) for p in train} & {capture_group(p.stem) for p in test}
+
+
+@needs_data
+def test_held_out_photos_are_read_at_the_benchmarked_figure() -> None:
+    cv2.setNumThreads(1)
+    det = CardDetector()
+    scores = []
+    for photo in photos(split="test"):
+        image = cv2.imread(str(photo.path))
+        assert image is not None, photo.path
+        scores.append(score_photo(photo, det.detect(image), 0.0))
+    right = sum(len(s.right) for s in scores)
+    total = right + sum(len(s.missed) for s in scores)
+    assert total > 300
+    assert right / total >= READ_RIGHT_FLOOR
+    assert sum(s.false_cards for s in scores) / len(scores) <= FALSE_CARDS_CEILING
