@@ -124,7 +124,7 @@ class _Card:
         x_rest = float(np.median([h[2] for h in run]))
         y_rest = float(np.median([h[3] for h in run]))
         scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in run]))
-        settled = self._run(max(settle_mm, 2.5 * scatter), slips, (x_rest, y_rest))
+        settled = self._run(max(settle_mm, 2.5 * scatter), min(slips, 1), (x_rest, y_rest))
         first = settled[-1] if settled else run[-1]
         return first[0], first[1]
 
