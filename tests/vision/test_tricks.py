@@ -165,3 +165,111 @@ def test_faces_down_and_non_cards_make_no_events() -> None:
     events = _lay(b, range(0, 40), [(700.0, 300.0, "6H")], p_back=0.9)
     events += _lay(b, range(40, 80), [(500.0, 600.0, "2C")], p_none=0.8)
     assert events == []
+
+
+# -- the rule book's clauses (../shared/rules/all-fours-ic2024.txt) ---------------------------------
+SPOTS = {s.id: s.play_spot for s in SPEC.seats}
+KICK = (700.0, 300.0, "6H")
+
+
+def _kicked() -> TrickBuilder:
+    b = TrickBuilder(SPEC)
+    assert [e.type for e in _lay(b, range(0, 20), [KICK])] == [EventType.CARD_KICKED]
+    return b
+
+
+def test_23b_two_cards_played_at_once_the_bottom_card_counts_and_the_top_goes_back() -> None:
+    b = _kicked()
+    x, y = SPOTS["west"]
+    # the bottom card shows a strip (a third of its face), the top card all of it
+    events: list[TableEvent] = []
+    for f in range(20, 50):
+        obs = [_obs(*KICK), _obs(x, y, "9C", face=0.35), _obs(x + 12.0, y + 14.0, "QD", face=1.0)]
+        events += b.update(obs, f / FPS, f)[0]
+    played = [e for e in events if e.type is EventType.CARD_PLAYED]
+    assert [(e.data["card"], e.data["seat"], e.data.get("order")) for e in played] == [
+        ("9C", "west", 0), ("QD", "west", 1)]
+    assert played[0].data["trick"] == 1 and played[0].data["turn"] == 1
+    # the top card goes back to the hand: no event, and the next seat's card is turn 2
+    x2, y2 = SPOTS["south"]
+    more: list[TableEvent] = []
+    for f in range(50, 90):
+        obs = [_obs(*KICK), _obs(x, y, "9C", face=0.35), _obs(x2, y2, "2H")]
+        more += b.update(obs, f / FPS, f)[0]
+    assert [(e.type, e.data.get("card"), e.data.get("turn")) for e in more] == [(EventType.CARD_PLAYED, "2H", 2)]
+
+
+def test_23c_a_lead_out_of_turn_taken_back_is_retrieved_dated_when_it_left() -> None:
+    b = _kicked()
+    x, y = SPOTS["north"]
+    events = _lay(b, range(20, 60), [KICK, (x, y, "KS")])
+    # picked up: it moves off towards its player over five frames, then is gone from view
+    for k, f in enumerate(range(60, 65)):
+        events += b.update([_obs(*KICK), _obs(x, y - 30.0 * (k + 1), "KS", face=0.6)], f / FPS, f)[0]
+    events += _lay(b, range(65, 100), [KICK])
+    assert [(e.type, e.data.get("card"), e.data.get("seat")) for e in events] == [
+        (EventType.CARD_PLAYED, "KS", "north"), (EventType.CARD_RETRIEVED, "KS", "north")]
+    assert events[1].frame == 60
+    # the right player now leads: turn 1 of trick 1
+    xe, ye = SPOTS["east"]
+    lead = _lay(b, range(100, 130), [KICK, (xe, ye, "3D")])
+    assert [(e.data["card"], e.data["trick"], e.data["turn"]) for e in lead] == [("3D", 1, 1)]
+
+
+def test_23d_a_card_on_board_lifted_after_the_lead_is_still_reported_for_the_referee_to_rule() -> None:
+    b = _kicked()
+    (xe, ye), (xn, yn) = SPOTS["east"], SPOTS["north"]
+    events = _lay(b, range(20, 60), [KICK, (xe, ye, "3D")])
+    events += _lay(b, range(60, 100), [KICK, (xe, ye, "3D"), (xn, yn, "KS")])
+    events += _lay(b, range(100, 130), [KICK, (xe, ye, "3D")])
+    # the camera says what happened; the referee rules the card stands (23d)
+    assert [(e.type, e.data.get("card")) for e in events] == [
+        (EventType.CARD_PLAYED, "3D"), (EventType.CARD_PLAYED, "KS"), (EventType.CARD_RETRIEVED, "KS")]
+
+
+TRICK = [(*SPOTS["east"], "3D"), (*SPOTS["north"], "KS"), (*SPOTS["west"], "9C"), (*SPOTS["south"], "2H")]
+
+
+def _play_a_trick(b: TrickBuilder, start: int, cards: list[tuple[float, float, str]]) -> list[TableEvent]:
+    """The cards laid one by one from ``start``, 25 frames apart."""
+    events: list[TableEvent] = []
+    for n in range(1, 5):
+        events += _lay(b, range(start + 25 * (n - 1), start + 25 * n), [KICK, *cards[:n]])
+    return events
+
+
+def test_a_gathered_trick_is_swept_into_a_pile_and_lifted_as_one_removed() -> None:
+    b = _kicked()
+    cards = TRICK
+    events = _play_a_trick(b, 20, cards)
+    # the winner (north) sweeps the four cards together towards the middle over eight frames
+    pile = (500.0, 450.0)
+    for k, f in enumerate(range(120, 128)):
+        a = (k + 1) / 8.0
+        moved = [(x + a * (pile[0] - x), y + a * (pile[1] - y), lab) for x, y, lab in cards]
+        events += _lay(b, range(f, f + 1), [KICK, *moved])
+    # the pile (one outline, read as its top card) lies a moment, then is lifted at frame 140
+    events += _lay(b, range(128, 140), [KICK, (*pile, "2H")])
+    events += _lay(b, range(140, 180), [KICK])
+    assert [e.type for e in events] == [EventType.CARD_PLAYED] * 4 + [EventType.REMOVED]
+    removed = events[-1]
+    assert sorted(removed.objects) == sorted(f"card-{lab}" for *_, lab in cards)
+    assert removed.frame == 140
+    # the next card led is trick 2, turn 1
+    nxt = _lay(b, range(180, 210), [KICK, (*SPOTS["north"], "AS")])
+    assert [(e.data["card"], e.data["trick"], e.data["turn"]) for e in nxt] == [("AS", 2, 1)]
+
+
+def test_a_trick_gathered_with_a_card_the_camera_missed_is_lifted_not_taken_back() -> None:
+    b = _kicked()
+    seen = TRICK[:3]  # the fourth card was never seen (the builder's trick has three)
+    events = _play_a_trick(b, 20, seen)
+    events += _lay(b, range(95, 120), [KICK, *seen])
+    pile = (500.0, 450.0)
+    for k, f in enumerate(range(120, 128)):
+        a = (k + 1) / 8.0
+        events += _lay(b, range(f, f + 1), [KICK, *[(x + a * (pile[0] - x), y + a * (pile[1] - y), lab)
+                                                     for x, y, lab in seen]])
+    events += _lay(b, range(128, 170), [KICK])
+    assert [e.type for e in events] == [EventType.CARD_PLAYED] * 3 + [EventType.REMOVED]
+    assert EventType.CARD_RETRIEVED not in {e.type for e in events}
