@@ -65,19 +65,31 @@ def require_ultralytics() -> Any:
 def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: int, device: str, workers: int,
           project: Path, name: str, seed: int = 0, fraction: float = 1.0, patience: int = 100,
           close_mosaic: int = 10, cache: bool | str = False, lr0: float = 0.01, hours: float = 0.0,
-          threads: int = 1) -> tuple[Path, dict[str, float]]:
+          threads: int = 1, stop_after: int = 0, resume: Path | None = None) -> tuple[Path, dict[str, float]]:
     """Train from ``model_yaml``; returns the best weights and the last validation metrics.
 
     ``hours`` > 0 bounds the run by wall-clock time instead of ``epochs`` (ultralytics re-plans the
     epochs and the learning-rate schedule after each epoch so that the schedule ends on time): on a
     shared CPU the number of epochs a budget buys is not known in advance.
+
+    ``stop_after`` > 0 ends the run after that many epochs while keeping the schedule (learning
+    rate, mosaic) of ``epochs``: the shipped CPU model is the cut-short run of the 20-epoch recipe,
+    and this reproduces it in one command. ``resume`` continues an interrupted run from its
+    ``last.pt`` (same data and settings; the checkpoint's own arguments win, as ultralytics does).
     """
     import ultralytics.utils.torch_utils as torch_utils
     from ultralytics import YOLO
 
     torch_utils.NUM_THREADS = threads  # ultralytics resets torch to cores - 1 threads on a CPU
 
+    if resume is not None:
+        model = YOLO(str(resume), task="detect")
+        _stop_after(model, stop_after)
+        results = model.train(resume=str(resume), data=str(data_yaml), save_dir=str(project / name), cache=cache,
+                              plots=False, workers=workers, device=device)
+        return _finish(results, project / name)
     model = YOLO(str(model_yaml), task="detect")
+    _stop_after(model, stop_after)
     results = model.train(
         data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, device=device, workers=workers,
         project=str(project), name=name, exist_ok=True, seed=seed, deterministic=True, pretrained=False,
@@ -86,10 +98,26 @@ def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: 
         hsv_h=0.008, hsv_s=0.5, hsv_v=0.4, degrees=0.0, translate=0.1, scale=0.4, fliplr=0.5, flipud=0.5,
         mosaic=1.0, mixup=0.0, verbose=True, **({"time": hours} if hours > 0 else {}),
     )
+    return _finish(results, project / name)
+
+
+def _stop_after(model: Any, epochs: int) -> None:
+    """Ask the trainer to stop once ``epochs`` epochs are done (0: never)."""
+    if epochs <= 0:
+        return
+
+    def check(trainer: Any) -> None:
+        if trainer.epoch + 1 >= epochs:
+            trainer.stop = True
+
+    model.add_callback("on_fit_epoch_end", check)
+
+
+def _finish(results: Any, run_dir: Path) -> tuple[Path, dict[str, float]]:
     metrics = {k: float(v) for k, v in (getattr(results, "results_dict", {}) or {}).items()}
-    weights = project / name / "weights" / "best.pt"
+    weights = run_dir / "weights" / "best.pt"
     if not weights.exists():
-        weights = project / name / "weights" / "last.pt"
+        weights = run_dir / "weights" / "last.pt"
     return weights, metrics
 
 
@@ -142,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr0", type=float, default=0.003)
     ap.add_argument("--hours", type=float, default=0.0, help="wall-clock budget for training (overrides --epochs)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads on a CPU")
+    ap.add_argument("--stop-after", type=int, default=0, help="end after this many epochs, keeping the --epochs schedule")
+    ap.add_argument("--resume", type=Path, default=None, help="continue an interrupted run from its last.pt")
+    ap.add_argument("--export-run", type=Path, default=None,
+                    help="no training: export the best epoch of this run folder (one cut short by a time box)")
     ap.add_argument("--close-mosaic", type=int, default=4)
     ap.add_argument("--project", type=Path, default=ROOT / "out" / "detector-train")
     ap.add_argument("--name", default="tableref-balls")
@@ -149,13 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset-args", default="", help="extra arguments for build_dataset.py when it runs")
     ap.add_argument("--no-export", action="store_true")
     args = ap.parse_args(argv)
-    if args.epochs < 1 or args.batch < 1 or args.threads < 1 or args.hours < 0 or args.imgsz % 32 or args.input_size % 32 or not 0 < args.fraction <= 1:
-        print("bad arguments: epochs, batch and threads >= 1, hours >= 0, imgsz and input size multiples of 32, fraction in (0, 1]",
+    if args.epochs < 1 or args.batch < 1 or args.threads < 1 or args.hours < 0 or args.stop_after < 0 \
+            or args.imgsz % 32 or args.input_size % 32 or not 0 < args.fraction <= 1:
+        print("bad arguments: epochs, batch and threads >= 1, hours and stop-after >= 0, imgsz and input size multiples of 32, fraction in (0, 1]",
               file=sys.stderr)
         return 2
     os.environ["OMP_NUM_THREADS"] = str(args.threads)  # before torch is imported
     offline_env(args.project / "ultralytics-config")
     require_ultralytics()
+    if args.export_run is not None:
+        return ship(args.export_run / "weights" / "best.pt", run_summary(args.export_run, args), args)
     t0 = time.time()
     if not (args.data / "data.yaml").exists():
         import shlex
@@ -169,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                              batch=args.batch, device=args.device, workers=args.workers, project=args.project,
                              name=args.name, seed=args.seed, fraction=args.fraction, close_mosaic=args.close_mosaic,
                              cache=False if args.cache == "no" else args.cache, lr0=args.lr0, hours=args.hours,
-                             threads=args.threads)
+                             threads=args.threads, stop_after=args.stop_after, resume=args.resume)
     t2 = time.time()
     summary: dict[str, Any] = {
         "command": " ".join(["scripts/train_detector.py", *(argv if argv is not None else sys.argv[1:])]),
@@ -180,6 +215,53 @@ def main(argv: list[str] | None = None) -> int:
         "dataset_seconds": round(t1 - t0), "train_seconds": round(t2 - t1), "weights": str(weights),
         "val_metrics": metrics,
     }
+    return ship(weights, summary, args)
+
+
+def run_summary(run_dir: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The summary of a run folder: its settings, its best epoch and the command that redoes it in one go.
+
+    A run stopped by the clock (killed, or resumed and stopped again) is redone by the command with
+    ``--stop-after`` at its best epoch: same schedule, ended there. ``train_seconds`` adds up the
+    wall-clock time of each session of the run (ultralytics restarts its clock on a resume); an epoch
+    killed before it ended is not counted.
+    """
+    import csv
+
+    rows = list(csv.DictReader((run_dir / "results.csv").read_text().splitlines()))
+    if not rows:
+        raise SystemExit(f"{run_dir} has no finished epoch")
+    rows = [{k.strip(): v.strip() for k, v in r.items()} for r in rows]
+    best = max(rows, key=lambda r: float(r["metrics/mAP50-95(B)"]))  # ultralytics picks best.pt by mAP50-95
+    seconds, last = 0.0, 0.0
+    for r in rows:
+        t = float(r["time"])
+        seconds += t - last if t >= last else t
+        last = t
+    conf: dict[str, str] = {}
+    for line in (run_dir / "args.yaml").read_text().splitlines():
+        key, _, value = line.partition(":")
+        conf[key.strip()] = value.strip()
+    epochs = int(conf["epochs"])
+    stop = int(best["epoch"])
+    command = ["scripts/train_detector.py", "--epochs", str(epochs)]
+    if stop < epochs:
+        command += ["--stop-after", str(stop)]
+    command += ["--imgsz", conf["imgsz"], "--batch", conf["batch"], "--lr0", conf["lr0"],
+                "--close-mosaic", conf["close_mosaic"], "--seed", conf["seed"], "--input-size", str(args.input_size)]
+    return {
+        "command": " ".join(command),
+        "date": dt.datetime.fromtimestamp((run_dir / "weights" / "best.pt").stat().st_mtime, dt.UTC)
+        .strftime("%Y-%m-%d %H:%M UTC"),
+        "device": args.device, "epochs": epochs, "epochs_run": len(rows), "best_epoch": stop,
+        "imgsz": int(conf["imgsz"]), "input_size": args.input_size, "batch": int(conf["batch"]),
+        "train_seconds": round(seconds), "weights": str(run_dir / "weights" / "best.pt"),
+        "val_metrics": {k: float(v) for k, v in best.items() if k.startswith("metrics/")},
+    }
+
+
+def ship(weights: Path, summary: dict[str, Any], args: argparse.Namespace) -> int:
+    """Export ``weights`` to ``args.out``, check it through onnxruntime, write ``<out>.train.json``."""
     if not args.no_export:
         onnx_path = export(weights, args.input_size)
         args.out.parent.mkdir(parents=True, exist_ok=True)
