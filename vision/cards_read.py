@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.errors import UserError
-from tableref.vision.cards_features import card_descriptor, index_features
+from tableref.vision.cards_features import card_descriptor, index_features_many
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP
 
@@ -141,8 +141,9 @@ class CardReader:
         if not proposals:
             return []
         cropper = Cropper(image)
-        feats = np.stack([index_features(cropper.crop(p), cropper.glyph(p, "top"), cropper.glyph(p, "bottom"))
-                          for p in proposals])
+        feats = index_features_many([cropper.crop(p) for p in proposals],
+                                    [cropper.glyph(p, "top") for p in proposals],
+                                    [cropper.glyph(p, "bottom") for p in proposals])
         rank_p, suit_p = self.index_model.predict(feats)
         return _vote(proposals, rank_p, suit_p, min_p)
 
