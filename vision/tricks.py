@@ -4,9 +4,12 @@
 identities as evidence summed over frames) and reads the play from how cards move:
 
 * **Landing.** A card is carried in face up by a hand and comes to rest. It has landed once it has
-  stayed within ``still_mm`` of one spot for ``rest_frames`` frames; the event is dated to the first
-  of them, and written after ``decide_frames`` more frames of evidence (a hand still touching the
-  card, a glare, a noisy frame are outvoted).
+  stayed within ``still_mm`` of one spot for ``rest_frames`` frames (a stray sighting or two, a
+  hand's shadow pulling its outline, do not end the rest); the event is dated to the first frame
+  it lay within ``settle_mm`` of that spot, and written after ``decide_frames`` more frames of
+  evidence (a hand still touching the card, a glare, a noisy frame are outvoted). Only a card
+  face lands: a resting blob whose views say "back" or "no card" (the pack in the dealer's hand,
+  a hand) does not.
 * **Kick or play.** The first face-up card of a hand is the dealer's kick (``card_kicked``), and
   so is one landing far from the middle (``kick_radius_mm``) before the first play (the pack being
   run). Any other landing is a ``card_played``: the
@@ -16,16 +19,23 @@ identities as evidence summed over frames) and reads the play from how cards mov
   are one play of two cards: the one more hidden by the other is the bottom card (``order`` 0, it
   counts) and the other the top card (``order`` 1, which the referee sends back to the hand).
 * **Gathered and lifted.** When the cards of a full trick disappear, the trick is over: a
-  ``removed`` event names them, and the next card is trick + 1, turn 1. While a full trick lies on
-  the board, or its cards are being swept together, nothing new can land.
+  ``removed`` event names them, dated just after the last sighting of its cards or of the pile
+  they were swept into, and the next card is trick + 1, turn 1. While a full trick lies on the
+  board, or its cards are being swept together, nothing new can land. A trick swept together
+  with a card the camera missed is lifted all the same (never taken back: only a lead is).
 * **Taken back.** When a card of an unfinished trick leaves the board, its player took it back (a
   lead out of turn): ``card_retrieved``, dated to when it started to move off.
 * **What is not a play.** A card that would land where a card already lies, from a seat that
   already has a card in the trick, on a full trick, or in the pile of a trick being gathered, is
   a card seen twice (an overlap, a hand, the gathering), not a new play.
 * **Identity.** A card's label is the one with the most evidence summed over its frames, among
-  the labels not already kicked or played this hand (a deck has one of each card).
-
+  the labels not already kicked or played this hand (a deck has one of each card). A card is
+  named only when that evidence is sure (``sure_nats``) or after ``max_decide_frames``; cards
+  landing after an unsure one wait with it, so events keep their order. Naming a look-alike wrong
+  would cost twice: the real card, played later, would be misnamed too.
+* **Missed by the detector.** ``update`` may be given a presence check (the card pipeline's look
+  at the image): a card the detector did not report is still there when the image shows it
+  unchanged where it lay.
 The thresholds are constructor parameters; each states its trade-off. Time comes in with each
 frame; nothing here reads the clock.
 """
