@@ -15,6 +15,7 @@ from tableref.vision.cards_features import (
     card_descriptor,
     hog,
     index_features,
+    index_features_many,
     rectify,
     white_normalise,
 )
@@ -96,3 +97,16 @@ def test_index_features_have_a_fixed_length_with_or_without_glyph_crops() -> Non
     assert index_features(crop).shape == index_features(crop, glyph, glyph).shape
     with pytest.raises(ValueError, match="index crop"):
         index_features(np.zeros((10, 10, 3), np.uint8))
+
+
+def test_index_features_of_many_proposals_at_once_are_those_of_one_at_a_time() -> None:
+    rng = np.random.default_rng(4)
+    crops = [rng.integers(0, 256, (INDEX_CROP[1], INDEX_CROP[0], 3), dtype=np.uint8) for _ in range(5)]
+    tops = [rng.integers(0, 256, (20, 20, 3), dtype=np.uint8) for _ in range(5)]
+    bottoms = [rng.integers(0, 256, (20, 20, 3), dtype=np.uint8) for _ in range(5)]
+    many = index_features_many(crops, tops, bottoms)
+    one = np.stack([index_features(c, t, b) for c, t, b in zip(crops, tops, bottoms, strict=True)])
+    assert many.shape == one.shape
+    assert np.allclose(many, one, atol=1e-4)
+    with pytest.raises(ValueError, match="index crops"):
+        index_features_many([np.zeros((10, 10, 3), np.uint8)], tops[:1], bottoms[:1])
