@@ -18,9 +18,11 @@ Data, all made or read here (nothing is downloaded):
   blurred, dimmed and noised);
   proposals away from every box are "not an index". A first model is trained on random
   negatives; the proposals it wrongly accepts are added (hard negatives) for the final model.
+  Each photo is also read shrunk (``--index-scales``), so smaller, softer indices are seen too.
 
 It prints the validation figures and writes them, with the command and the date, into
-``models/cards/README.md``.
+``OUT/training-report.json`` (``card-`` or ``index-training-report.json`` when one model is
+skipped); ``models/cards/README.md`` (the model card) quotes them.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from tableref.simulator.state import FrameState, HandState, ObjectState, ObjectS
 from tableref.vision.card_pipeline import board_region
 from tableref.vision.cards import _camera_px_per_mm
 from tableref.vision.cards_data import photos
-from tableref.vision.cards_features import card_descriptor, index_features
+from tableref.vision.cards_features import card_descriptor, index_features, index_features_many
 from tableref.vision.cards_find import TablePlane, find_cards, iou_quads
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP, TrainConfig, train_mlp
@@ -317,25 +319,49 @@ def _index_feature(cropper: Cropper, p: IndexProposal, blur: float = 0.0,
     return index_features(crops[0], crops[1], crops[2])
 
 
-def index_samples(real: Path | None, split_fn: Any, rng: np.random.Generator, hard_model: MLP | None = None,
-                  negatives: int = 40, hard: int = 60) -> tuple[np.ndarray, list[str | None], list[str | None]]:
-    """Index proposals of the real training photos (``split_fn(stem)`` picks them), labelled (see above)."""
-    feats: list[np.ndarray] = []
-    ranks: list[str | None] = []
-    suits: list[str | None] = []
+def _plain_features(cropper: Cropper, props: Sequence[IndexProposal]) -> np.ndarray:
+    """Unspoilt features of many proposals at once (as the reader computes them)."""
+    return index_features_many([cropper.crop(p) for p in props], [cropper.glyph(p, "top") for p in props],
+                               [cropper.glyph(p, "bottom") for p in props])
+
+
+def _scaled_photos(real: Path | None, split_fn: Any, scales: Sequence[float]) -> Any:
+    """(image, boxes) of the chosen training photos, at each of ``scales``.
+
+    A photo shrunk (area-averaged) shows its indices as a camera further away would: fewer
+    pixels, softer strokes, glyphs closer together. Training on both teaches the index reader
+    smaller, blurrier indices than the phone photos hold, as in a dense fan or a venue camera.
+    """
     for photo in photos(real, "train"):
         if not split_fn(photo.stem):
             continue
         image = cv2.imread(str(photo.path))
         if image is None:
             continue
+        for s in scales:
+            if s == 1.0:
+                yield photo, image, photo.boxes
+                continue
+            small = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+            boxes = tuple((n, (b[0] * s, b[1] * s, b[2] * s, b[3] * s)) for n, b in photo.boxes)
+            yield photo, small, boxes
+
+
+def index_samples(real: Path | None, split_fn: Any, rng: np.random.Generator, hard_model: MLP | None = None,
+                  negatives: int = 40, hard: int = 60, scales: Sequence[float] = (1.0,),
+                  copies: int = 5) -> tuple[np.ndarray, list[str | None], list[str | None]]:
+    """Index proposals of the real training photos (``split_fn(stem)`` picks them), labelled (see above)."""
+    feats: list[np.ndarray] = []
+    ranks: list[str | None] = []
+    suits: list[str | None] = []
+    for _photo, image, boxes in _scaled_photos(real, split_fn, scales):
         props = propose(find_glyphs(image))
         cropper = Cropper(image)
-        labels = [proposal_label(p, photo.boxes) for p in props]
+        labels = [proposal_label(p, boxes) for p in props]
         for p, lab in zip(props, labels, strict=True):
             if lab is None or lab == "none":
                 continue
-            for k in range(5):
+            for k in range(copies):
                 q = p if k == 0 else _jitter(p, rng)
                 feats.append(_index_feature(cropper, q, blur=float(rng.uniform(0.5, 1.4)) if k >= 3 else 0.0,
                                             rng=rng if k >= 2 else None))
@@ -346,13 +372,13 @@ def index_samples(real: Path | None, split_fn: Any, rng: np.random.Generator, ha
             continue
         chosen = [int(i) for i in rng.permutation(len(negs))[:negatives]]
         if hard_model is not None:
-            f = np.stack([_index_feature(cropper, p) for p in negs])
+            f = _plain_features(cropper, negs)
             p_index = 1.0 - hard_model.predict(f)[0][:, -1]
             chosen = list(dict.fromkeys(chosen + [int(i) for i in np.argsort(-p_index)[:hard] if p_index[i] > 0.2]))
-        for i in chosen:
-            feats.append(_index_feature(cropper, negs[i]))
-            ranks.append("none")
-            suits.append(None)
+        if chosen:
+            feats += list(_plain_features(cropper, [negs[i] for i in chosen]))
+            ranks += ["none"] * len(chosen)
+            suits += [None] * len(chosen)
     return np.asarray(feats, np.float32), ranks, suits
 
 
@@ -370,7 +396,7 @@ def index_report(model: MLP, real: Path | None, split_fn: Any) -> dict[str, Any]
         if not props:
             continue
         cropper = Cropper(image)
-        rank_p, suit_p = model.predict(np.stack([_index_feature(cropper, p) for p in props]))
+        rank_p, suit_p = model.predict(_plain_features(cropper, props))
         for name in photo.cards():
             cards_hit.setdefault((photo.stem, name), False)
         for p, r, s in zip(props, rank_p, suit_p, strict=True):
@@ -409,6 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=8, help="scenes per seed")
     ap.add_argument("--epochs", type=int, default=25)
     ap.add_argument("--skip", choices=("card", "index"), default=None, help="train only the other model")
+    ap.add_argument("--index-scales", default="1.0,0.6",
+                    help="sizes the real training photos are read at for the index model (1.0: as taken)")
+    ap.add_argument("--index-copies", type=int, default=5, help="copies of each index proposal (moved, spoilt)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -439,9 +468,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         def train_side(stem: str) -> bool:
             return not _val_group(stem)
 
-        x1, r1, s1 = index_samples(args.real, train_side, rng)
+        scales = [float(v) for v in args.index_scales.split(",")]
+        x1, r1, s1 = index_samples(args.real, train_side, rng, scales=scales, copies=args.index_copies)
         first = train_mlp(x1, [r1, s1], INDEX_HEADS, TrainConfig(hidden=(256,), epochs=max(8, args.epochs // 2)))
-        x2, r2, s2 = index_samples(args.real, train_side, rng, hard_model=first)
+        print(f"first index model on {len(x1)} proposals ({time.time() - started:.0f} s)", flush=True)
+        x2, r2, s2 = index_samples(args.real, train_side, rng, hard_model=first, scales=scales, copies=args.index_copies)
+        print(f"index features {x2.shape} ({time.time() - started:.0f} s)", flush=True)
         model = train_mlp(x2, [r2, s2], INDEX_HEADS, TrainConfig(hidden=(256,), epochs=args.epochs))
         info = f"cards-real training split: {len(x2)} proposals; trained {datetime.date.today()}"
         model = MLP(model.heads, model.mean, model.scale, model.weights, model.biases, info)
@@ -452,8 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["seconds"] = round(time.time() - started)
     report["command"] = "python scripts/train_cards.py " + " ".join(argv if argv is not None else sys.argv[1:])
     report["date"] = str(datetime.date.today())
-    (out / "training-report.json").write_text(__import__("json").dumps(report, indent=2, default=str) + "\n", "utf-8")
-    print(f"done in {report['seconds']} s; wrote {out}/card.npz, {out}/index.npz, {out}/training-report.json")
+    name = {"index": "card-", "card": "index-"}.get(args.skip or "", "") + "training-report.json"
+    (out / name).write_text(__import__("json").dumps(report, indent=2, default=str) + "\n", "utf-8")
+    print(f"done in {report['seconds']} s; wrote the models and {out / name}")
     return 0
 
 
