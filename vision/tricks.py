@@ -60,6 +60,8 @@ F64 = NDArray[np.float64]
 CARD_RADIUS_MM = 0.5 * math.hypot(63.0, 88.0)
 #: Cards in a trick: one from each seat.
 TRICK_SIZE = 4
+#: A view showing this share of a card's face is clear of the hand that laid it.
+CLEAR_FACE = 0.85
 #: A card taken back has left where it lay once its outline is this far from there.
 DEPART_MM = 10.0
 #: A gathered trick's pile lies this near the middle of where its cards were last seen.
@@ -78,7 +80,8 @@ class _Card:
     angle: float | None
     last_frame: int
     last_t: float
-    history: deque[tuple[int, float, float, float]] = field(default_factory=lambda: deque(maxlen=120))
+    # (frame, t, x, y, share of the face seen) of each sighting
+    history: deque[tuple[int, float, float, float, float]] = field(default_factory=lambda: deque(maxlen=120))
     evidence: F64 = field(default_factory=lambda: np.zeros(len(LABELS)))
     n_obs: int = 0
     face: deque[float] = field(default_factory=lambda: deque(maxlen=30))
@@ -123,7 +126,9 @@ class _Card:
         The rest is dated more finely than it is found: the first frame from which the sightings
         stay within ``settle_mm`` of the rest's median place, or within two and a half times their
         typical scatter when the outline jitters more (a card half under another), so the last slow
-        millimetres of a hand laying the card do not count as rest.
+        millimetres of a hand laying the card do not count as rest. The place is taken from the
+        views showing most of the card (``CLEAR_FACE``) when there are a few: a hand still on the
+        card pulls its outline towards the hand.
         """
         run = self._run(still_mm, slips)
         if not run:
@@ -131,15 +136,17 @@ class _Card:
         f_last = self.history[-1][0]
         if len(run) < density * (f_last - run[-1][0] + 1):
             return None
-        x_rest = float(np.median([h[2] for h in run]))
-        y_rest = float(np.median([h[3] for h in run]))
-        scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in run]))
+        clear = [h for h in run if h[4] >= CLEAR_FACE]
+        ref = clear if len(clear) >= 3 else run  # a hand over the card pulls its outline: trust clear views
+        x_rest = float(np.median([h[2] for h in ref]))
+        y_rest = float(np.median([h[3] for h in ref]))
+        scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in ref]))
         settled = self._run(max(settle_mm, 2.5 * scatter), min(slips, 1), (x_rest, y_rest))
         first = settled[-1] if settled else run[-1]
         return first[0], first[1]
 
     def _run(self, within_mm: float, slips: int, centre: tuple[float, float] | None = None
-             ) -> list[tuple[int, float, float, float]]:
+             ) -> list[tuple[int, float, float, float, float]]:
         """The latest sightings (newest first) within ``within_mm`` of ``centre`` (default: the median of
         the last three), up to ``slips`` strays in a row skipped."""
         if centre is None:
@@ -292,7 +299,7 @@ class TrickBuilder:
                 if (not c.gone and c.role != "ignored" and c.last_frame != frame and c.corners is not None
                         and still_there(self._place(c))):
                     c.last_frame, c.last_t = frame, t
-                    c.history.append((frame, t, c.x, c.y))
+                    c.history.append((frame, t, c.x, c.y, c.history[-1][4] if c.history else 1.0))
         events = self._departures(frame) + self._landings(frame)
         events.sort(key=lambda e: (e.frame or 0, _ORDER.get(e.type, 9)))
         return events, self._tracks(t, frame)
@@ -376,7 +383,7 @@ class TrickBuilder:
         c.seen_frame = frame
         if o.corners_mm is not None:
             c.corners = np.asarray(o.corners_mm, np.float64)
-        c.history.append((frame, t, c.x, c.y))
+        c.history.append((frame, t, c.x, c.y, o.face_fraction))
         c.face.append(o.face_fraction)
         c.faceness.append(1.0 - o.p_back - o.p_none)
         if o.fresh and o.face_fraction >= self.min_face:
@@ -583,7 +590,7 @@ class TrickBuilder:
         """
         if c.rest_xy is not None and c.landed is not None:
             after = [h for h in c.history if h[0] > c.landed]
-            last_in = max((i for i, (_, _, x, y) in enumerate(after)
+            last_in = max((i for i, (_, _, x, y, _) in enumerate(after)
                            if math.hypot(x - c.rest_xy[0], y - c.rest_xy[1]) <= DEPART_MM), default=None)
             if last_in is not None and last_in + 1 < len(after):
                 return after[last_in + 1][0], after[last_in + 1][1]
@@ -600,7 +607,7 @@ class TrickBuilder:
             status = TrackStatus.VISIBLE if c.last_frame == frame else TrackStatus.MISSING
             vx = vy = 0.0
             if len(c.history) >= 2:
-                (_, t0, x0, y0), (_, t1, x1, y1) = c.history[-2], c.history[-1]
+                (_, t0, x0, y0, _), (_, t1, x1, y1, _) = c.history[-2], c.history[-1]
                 if t1 > t0:
                     vx, vy = (x1 - x0) / (t1 - t0), (y1 - y0) / (t1 - t0)
             out.append(Track(id=f"card-{label}" if c.label else f"card-{c.key}", label=label, group="card",
