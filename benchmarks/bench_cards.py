@@ -142,6 +142,7 @@ def main() -> int:
     ap.add_argument("--width", type=int, default=1280)
     ap.add_argument("--height", type=int, default=720)
     ap.add_argument("--keep", help="keep the clips and analyses in this folder")
+    ap.add_argument("--annotate", action="store_true", help="write the annotated videos too (slower)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -153,7 +154,7 @@ def main() -> int:
             for seed in args.seeds:
                 clip = root / f"{name}-s{seed}"
                 info = make_clip(GAME, name, seed, clip, width=args.width, height=args.height)
-                r = run_clip(info.video, info.truth, clip / "analysis", annotate=bool(args.keep))
+                r = run_clip(info.video, info.truth, clip / "analysis", annotate=args.annotate)
                 r["clip"] = clip.name
                 results.append(r)
                 cards = r.get("cards", {})
