@@ -39,16 +39,16 @@ from tableref.calibration.homography import (
     PlaneMapping,
     Point,
     Quad,
-    distort_pixels,
     validate_quad,
 )
+from tableref.calibration.pose import EdgeGeometry, Pose, camera_matrix_for, edge_geometry, fit_pose
 from tableref.calibration.spec import TableSpec, load_table, spec_from_dict
 from tableref.calibration.surface import (
-    CLOTH_MARGIN_MM,
     SurfaceFit,
     check_cloth_kind,
     find_surface,
-    refine_quad,
+    quad_from_lines,
+    refine_lines,
 )
 from tableref.errors import UserError
 
@@ -68,6 +68,11 @@ class Calibration:
     mapping: PlaneMapping
     source: str = "manual"
     spec: TableSpec = field(default=None, compare=False, repr=False)
+    #: The camera matrix when no intrinsics were given: fitted from the picture (square pixels,
+    #: principal point at the centre). Lets a later stage move the homography to another plane.
+    fitted_matrix: tuple[tuple[float, ...], ...] | None = None
+    #: Height above the cloth of the plane ``mapping`` maps (0: the cloth itself).
+    plane_z_mm: float = 0.0
 
     def __post_init__(self) -> None:
         if self.spec is None:
@@ -88,7 +93,6 @@ class Calibration:
     # -- file form ---------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         h = self.mapping.matrix
-        cam = self.mapping.camera
         return {
             "version": FORMAT_VERSION,
             "table": self.table,
@@ -97,10 +101,20 @@ class Calibration:
             "corners_px": [[round(x, 3), round(y, 3)] for x, y in self.corners_px],
             "homography": [[float(v) for v in row] for row in h],
             "homography_inv": [[float(v) for v in row] for row in self.mapping.inverse],
-            "camera": {"matrix": [list(row) for row in cam.matrix], "distortion": list(cam.distortion)} if cam else None,
+            "plane_z_mm": float(self.plane_z_mm),
+            "plane": "cloth" if self.plane_z_mm == 0 else f"{self.plane_z_mm:g} mm above the cloth",
+            "camera": self._camera_json(),
             "features": self.features(),
             "table_spec": self.spec.to_dict(),
         }
+
+    def _camera_json(self) -> dict[str, Any] | None:
+        cam = self.mapping.camera
+        if cam is not None:
+            return {"matrix": [list(row) for row in cam.matrix], "distortion": list(cam.distortion), "source": "given"}
+        if self.fitted_matrix is not None:
+            return {"matrix": [list(row) for row in self.fitted_matrix], "distortion": None, "source": "fitted"}
+        return None
 
     @staticmethod
     def from_json(data: dict[str, Any], origin: str = "calibration") -> Calibration:
@@ -112,9 +126,13 @@ class Calibration:
             size = (int(data["image_size"][0]), int(data["image_size"][1]))
             corners = tuple((float(p[0]), float(p[1])) for p in data["corners_px"])
             cam = None
+            fitted = None
             camera = data.get("camera") or {}
-            if camera.get("matrix") is not None:
+            if camera.get("matrix") is not None and camera.get("source") == "fitted":
+                fitted = Intrinsics.from_arrays(camera["matrix"], [0, 0, 0, 0]).matrix
+            elif camera.get("matrix") is not None:
                 cam = Intrinsics.from_arrays(camera["matrix"], camera.get("distortion") or [0, 0, 0, 0])
+            plane_z = float(data.get("plane_z_mm", 0.0))
             h = np.asarray(data["homography"], dtype=np.float64)
             if h.shape != (3, 3) or not np.all(np.isfinite(h)):
                 raise ValueError("homography must be a finite 3x3 matrix")
@@ -126,7 +144,7 @@ class Calibration:
             raise UserError(f"{origin}: corners_px must hold four points")
         mapping = PlaneMapping(h=tuple(tuple(float(v) for v in row) for row in h), camera=cam)
         quad = (corners[0], corners[1], corners[2], corners[3])
-        return Calibration(table, size, quad, mapping, str(data.get("source", "manual")), spec)
+        return Calibration(table, size, quad, mapping, str(data.get("source", "manual")), spec, fitted, plane_z)
 
     def save(self, path: str | Path) -> None:
         p = Path(path)
@@ -241,21 +259,45 @@ def check_table_kind(spec: TableSpec, fit: SurfaceFit) -> None:
     # can look square, and refusing a real pool table would be worse than accepting it)
 
 
-def auto_corners(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None) -> tuple[PlaneMapping, Quad]:
-    """Find the table and fit the mapping; returns it and the playing-surface corners in raw pixels."""
+def _abc(line: FloatArray) -> FloatArray:
+    """A line ``(vx, vy, x0, y0)`` as ``(a, b, c)`` with ``a x + b y + c = 0`` and ``a^2 + b^2 = 1``."""
+    vx, vy, x0, y0 = (float(v) for v in line)
+    n = math.hypot(vx, vy)
+    a, b = vy / n, -vx / n
+    return np.array([a, b, -(a * x0 + b * y0)])
+
+
+def _through(p: Point, q: Point) -> FloatArray:
+    return _abc(np.array([q[0] - p[0], q[1] - p[1], p[0], p[1]]))
+
+
+def auto_pose(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None,
+              edge: EdgeGeometry | None = None) -> Pose:
+    """Find the table and solve the camera from the cloth's visible edges (see ``pose.py``)."""
     work = image
     if intrinsics is not None:
         work = cv2.undistort(image, intrinsics.k, intrinsics.d)
     fit = find_surface(work, aspect=spec.length_mm / spec.width_mm, table=spec.name)
     check_table_kind(spec, fit)
-    quad_ideal = np.asarray(refine_quad(work, fit), dtype=np.float64)
-    quad_raw = distort_pixels(quad_ideal, intrinsics)
-    m = CLOTH_MARGIN_MM.get(spec.name, 0.0)
-    quad_mm = [(-m, -m), (spec.length_mm + m, -m), (spec.length_mm + m, spec.width_mm + m), (-m, spec.width_mm + m)]
-    mapping = PlaneMapping.from_points(quad_mm, quad_raw, intrinsics)
+    rows, cols = work.shape[:2]
+    lines = refine_lines(work, fit)
+    quad = quad_from_lines(lines, fit.corners, 0.05 * math.hypot(rows, cols))
+    abc = [_abc(ln) if ln is not None else _through(quad[i], quad[(i + 1) % 4]) for i, ln in enumerate(lines)]
+    edge = edge if edge is not None else edge_geometry(spec.name)
+    return fit_pose(abc, np.asarray(quad, dtype=np.float64), spec.length_mm, spec.width_mm, edge, (cols, rows),
+                    intrinsics.k if intrinsics is not None else None)
+
+
+def auto_corners(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None,
+                 edge: EdgeGeometry | None = None) -> tuple[PlaneMapping, Quad, FloatArray]:
+    """Find the table and fit the cloth-plane mapping; returns it, the playing-surface corners in
+    raw pixels and the camera matrix (the given one, or the fitted one)."""
+    pose = auto_pose(image, spec, intrinsics, edge)
+    h = pose.homography(0.0)
+    mapping = PlaneMapping(h=tuple(tuple(float(v) for v in row) for row in h), camera=intrinsics)
     corners = mapping.to_pixels(np.array(spec.corners))
     quad = tuple((float(x), float(y)) for x, y in corners)
-    return mapping, (quad[0], quad[1], quad[2], quad[3])
+    return mapping, (quad[0], quad[1], quad[2], quad[3]), pose.K
 
 
 def build_calibration(
@@ -273,10 +315,30 @@ def build_calibration(
     if corners is not None:
         quad = validate_quad(corners, (cols, rows), aspect=spec.length_mm / spec.width_mm, what="--corners")
         mapping = PlaneMapping.from_corners(quad, spec.length_mm, spec.width_mm, intrinsics)
-        return Calibration(table, (cols, rows), quad, mapping, "manual", spec)
-    mapping, quad = auto_corners(image, spec, intrinsics)
+        fitted = None if intrinsics is not None else _matrix(camera_matrix_for(mapping.matrix, (cols, rows)))
+        return Calibration(table, (cols, rows), quad, mapping, "manual", spec, fitted)
+    edge = venue_edge(venue)
+    mapping, quad, k = auto_corners(image, spec, intrinsics, edge_geometry(spec.name, edge) if edge else None)
     validate_quad(quad, (cols, rows), what="the table found")
-    return Calibration(table, (cols, rows), quad, mapping, "auto", spec)
+    return Calibration(table, (cols, rows), quad, mapping, "auto", spec, None if intrinsics is not None else _matrix(k))
+
+
+def _matrix(k: FloatArray) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(float(v) for v in row) for row in k)
+
+
+def venue_edge(venue: str | Path | None) -> dict[str, Any] | None:
+    """A venue table file's ``cloth_edge`` (``margin_mm``, ``height_mm``, ``wall``), if it has one."""
+    if venue is None:
+        return None
+    try:
+        data = json.loads(Path(venue).read_text("utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None  # load_table has already said what is wrong with the file
+    edge = data.get("cloth_edge") if isinstance(data, dict) else None
+    if edge is not None and not isinstance(edge, dict):
+        raise UserError("the venue file's 'cloth_edge' must be an object: {\"margin_mm\": .., \"height_mm\": .., \"wall\": ..}")
+    return edge
 
 
 # -- reading sources ---------------------------------------------------------------------------

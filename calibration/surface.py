@@ -404,12 +404,15 @@ def check_cloth_kind(table: str, cloth: ClothModel) -> None:
 
 # -- full-resolution refinement ----------------------------------------------------------------
 
-def refine_quad(image: U8, fit: SurfaceFit, samples: int = 48) -> Quad:
-    """Move each side onto the cloth edge at full resolution (sub-pixel, robust to balls and hands).
+def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArray | None]:
+    """Each side of ``fit`` moved onto the cloth edge at full resolution: a sub-pixel line
+    ``(vx, vy, x0, y0)`` per side (``None`` where the edge could not be measured).
 
     Along each side we sample perpendicular profiles of the cloth distance; on each profile the
-    edge is where the distance crosses halfway between cloth and rail. A two-pass fit drops the
-    profiles spoiled by a ball on the cushion, a pocket or an arm.
+    edge is where the distance crosses halfway between cloth and rail. Profiles spoiled by a ball
+    on the cushion, a pocket or hole cut into the edge, or an arm disagree with the line the others
+    make, so the fit is repeated, each time keeping the profiles within a few robust spreads of the
+    last line (a pocket's bite is many pixels off; the edge's own scatter is a fraction of one).
     """
     rows, cols = image.shape[:2]
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
@@ -417,6 +420,7 @@ def refine_quad(image: U8, fit: SurfaceFit, samples: int = 48) -> Quad:
     quad = [np.asarray(p, dtype=np.float64) for p in fit.corners]
     centre = np.mean(quad, axis=0)
     half = max(4.0, 0.012 * math.hypot(rows, cols))
+    offs = np.arange(-half, half + 0.25, 0.25)
     lines: list[FloatArray | None] = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -426,49 +430,62 @@ def refine_quad(image: U8, fit: SurfaceFit, samples: int = 48) -> Quad:
         nrm = np.array([u[1], -u[0]])
         if np.dot(centre - a, nrm) > 0:
             nrm = -nrm  # outward
+        ts = np.linspace(0.06, 0.94, samples)
+        base = a[None, :] + ts[:, None] * d[None, :]
+        xs = base[:, 0:1] + offs[None, :] * nrm[0]
+        ys = base[:, 1:2] + offs[None, :] * nrm[1]
+        profs = cv2.remap(dist, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
         found = []
-        for t in np.linspace(0.12, 0.88, samples):
-            p = a + t * d
-            offs = np.arange(-half, half + 0.5, 0.5)
-            xs = p[0] + offs * nrm[0]
-            ys = p[1] + offs * nrm[1]
-            ok = (xs >= 0) & (xs <= cols - 1) & (ys >= 0) & (ys <= rows - 1)
+        q = len(offs) // 4
+        for k in range(samples):
+            ok = (xs[k] >= 0) & (xs[k] <= cols - 1) & (ys[k] >= 0) & (ys[k] <= rows - 1)
             if ok.sum() < len(offs) * 0.8:
                 continue
-            prof = cv2.remap(
-                dist, xs.astype(np.float32).reshape(1, -1), ys.astype(np.float32).reshape(1, -1), cv2.INTER_LINEAR
-            ).ravel()
-            inner, outer = float(np.median(prof[: len(prof) // 4])), float(np.median(prof[-len(prof) // 4 :]))
+            prof = profs[k]
+            inner, outer = float(np.median(prof[:q])), float(np.median(prof[-q:]))
             if outer - inner < 1.0:
                 continue  # no cloth/rail contrast here (hand, ball, pocket)
             level = (inner + outer) / 2
             above = np.nonzero(prof > level)[0]
-            if len(above) == 0:
+            if len(above) == 0 or above[0] == 0:
                 continue
             j = int(above[0])
-            if j == 0:
-                continue
             f = (level - prof[j - 1]) / max(1e-6, prof[j] - prof[j - 1])
-            o = offs[j - 1] + f * 0.5
-            found.append(p + o * nrm)
+            o = offs[j - 1] + f * (offs[1] - offs[0])
+            found.append(base[k] + o * nrm)
         if len(found) < samples // 4:
             lines.append(None)
             continue
         pts = np.asarray(found)
         line = _fit_line(pts)
-        res = np.abs((pts[:, 0] - line[2]) * line[1] - (pts[:, 1] - line[3]) * line[0])
-        tol = max(1.0, 2.5 * float(np.median(res)))
-        good = pts[res <= tol]
-        lines.append(_fit_line(good) if len(good) >= 6 else line)
+        for _ in range(4):
+            res = np.abs((pts[:, 0] - line[2]) * line[1] - (pts[:, 1] - line[3]) * line[0])
+            tol = max(0.5, 3.0 * 1.4826 * float(np.median(res)))
+            good = pts[res <= tol]
+            if len(good) < 8:
+                break
+            line = _fit_line(good)
+        lines.append(line)
+    return lines
+
+
+def quad_from_lines(lines: list[FloatArray | None], fallback: Quad, limit: float) -> Quad:
+    """Corners where neighbouring lines meet; a corner keeps ``fallback``'s where a line is
+    missing or the intersection wanders more than ``limit`` pixels."""
     out: list[Point] = []
     for i in range(4):
         l0, l1 = lines[i - 1], lines[i]
-        if l0 is None or l1 is None:
-            out.append((float(quad[i][0]), float(quad[i][1])))
-            continue
-        p = _line_intersection(l0, l1)
-        if p is None or math.dist(p, (quad[i][0], quad[i][1])) > 4 * half:
-            out.append((float(quad[i][0]), float(quad[i][1])))
+        p = None if l0 is None or l1 is None else _line_intersection(l0, l1)
+        if p is None or math.dist(p, fallback[i]) > limit:
+            out.append((float(fallback[i][0]), float(fallback[i][1])))
         else:
             out.append(p)
     return (out[0], out[1], out[2], out[3])
+
+
+def refine_quad(image: U8, fit: SurfaceFit, samples: int = 96) -> Quad:
+    """The cloth quadrilateral moved onto the cloth edges at full resolution (see :func:`refine_lines`)."""
+    rows, cols = image.shape[:2]
+    half = max(4.0, 0.012 * math.hypot(rows, cols))
+    return quad_from_lines(refine_lines(image, fit, samples), fit.corners, 4 * half)
