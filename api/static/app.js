@@ -35,7 +35,9 @@ async function init() {
 
 async function openTable(id) {
   if (state.ws) { state.ws.onclose = null; state.ws.close(); }
-  Object.assign(state, { table: id, seq: null, positions: {}, scores: {}, lastFoul: null, standing: null });
+  Object.assign(state, { table: id, seq: null, positions: {}, scores: {}, lastFoul: null, standing: null, snapshot: null, turn: null });
+  AF.reset();
+  AF.bind({ fetchState: () => getJSON(`/api/tables/${id}/state`), send });
   renderMatch(null);
   $("log").innerHTML = "";
   state.spec = await getJSON(`/api/tables/${id}/spec`);
@@ -68,7 +70,8 @@ function handle(m) {
     state.snapshot = m; state.seq = m.seq; state.scores = m.scores || {}; state.positions = m.positions || {};
     setPill("role", m.can_write ? "referee" : "spectator", m.can_write ? "ok" : "");
     $("pipeline").textContent = m.pipeline === "truth" ? "demo: positions and events from the clip's truth file" : (m.pipeline ? `pipeline: ${m.pipeline}` : "");
-    showStatus(m.status); renderScores(); draw(); fillKinds(); loadMatch(m.match);
+    showGameView(); showStatus(m.status); fillKinds(); renderScores(); draw(); loadMatch(m.match);
+    if (isAllFours()) AF.setState(m);
     return;
   }
   if (m.seq !== undefined && m.type !== "positions" && m.type !== "heartbeat" && m.type !== "status") state.seq = Math.max(state.seq || 0, m.seq);
@@ -77,10 +80,11 @@ function handle(m) {
     case "status": showStatus(m.status); break;
     case "update": onUpdate(m); break;
     case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
-    case "notice": addLog(m.text || "notice"); if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
+    case "notice": addLog(m.text || "notice"); if (isAllFours()) { if (m.reset) AF.reset(); AF.refreshSoon(); } if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
     case "event":
       addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`);
       if (m.event.type === "shot_start") hideFoul();  // the next shot: the call stands
+      if (isAllFours()) AF.refreshSoon();
       break;
     case "input": addLog(`input: ${m.input}`); break;
     case "match": renderMatch(m); if (!m.replayed && m.decided && m.reason) addLog(`Match: ${m.reason}`, "score"); break;
@@ -178,9 +182,21 @@ function onUpdate(u) {
   } else {
     addLog(u.text);
   }
+  if (isAllFours()) AF.onUpdate(u, state.turn);
+}
+
+function isAllFours() { return !!(state.snapshot && state.snapshot.game === "all-fours"); }
+
+// A card table shows the board, the hand's points and the tallies instead of the drawn table.
+function showGameView() {
+  const cards = isAllFours();
+  $("table").hidden = cards;
+  for (const id of ["af-board", "af-points", "af-games"]) $(id).hidden = !cards;
+  document.body.classList.toggle("all-fours", cards);
 }
 
 function renderScores() {
+  if (isAllFours()) { AF.render(); return; }
   const box = $("scoreboard"); box.innerHTML = "";
   const names = Object.keys(state.scores);
   if (!names.length) { box.innerHTML = '<div class="score"><div class="who">score</div><div class="pts">0</div></div>'; return; }
@@ -220,11 +236,6 @@ const QUICK = {
   "carroms": [
     ["Touched a piece", { input: "add_foul", code: "touched_piece" }], ["Not a flick", { input: "add_foul", code: "not_a_flick" }],
     ["Arm over foul line", { input: "add_foul", code: "arm_over_foul_line" }], ["Owed piece forgotten", { input: "owed_forgotten" }],
-  ],
-  "all-fours": [
-    ["Stand", { input: "stand" }], ["Beg", { input: "beg" }], ["Give one", { input: "give" }],
-    ["Run the pack", { input: "run_pack" }], ["Blind stand", { input: "blind_stand" }],
-    ["Sing (A)", { input: "sing", team: "A" }], ["Sing (B)", { input: "sing", team: "B" }],
   ],
 };
 
@@ -267,13 +278,7 @@ function fillKinds() {
     }));
     quick.appendChild(resume);
   }
-  if (game === "all-fours") {
-    const seats = [["south", "south"], ["east", "east"], ["north", "north"], ["west", "west"]];
-    const dealer = select(seats);
-    const deal = document.createElement("div"); deal.className = "row";
-    deal.append("Dealer", dealer, button("Deal", () => send({ input: "deal", dealer: dealer.value })));
-    quick.appendChild(deal);
-  }
+  if (game === "all-fours") AF.inputs(quick);  // begging, the deal, singing, hands shown, faults
 }
 
 // -- drawing the table from its spec (table mm) ------------------------------------------------
@@ -283,7 +288,7 @@ const COLOURS = { white: "#f4f4f0", red: "#d22", black: "#222", queen: "#e0245e"
   "ball-10": "#1f4fd1", "ball-11": "#d32", "ball-12": "#6a2c91", "ball-13": "#f07f16", "ball-14": "#167a3d", "ball-15": "#7a1f1f" };
 
 function draw() {
-  const spec = state.spec; if (!spec) return;
+  const spec = state.spec; if (!spec || isAllFours()) return;
   const c = $("table"); const g = c.getContext("2d");
   const pad = 20, W = c.width - 2 * pad, H = c.height - 2 * pad;
   const s = Math.min(W / spec.length_mm, H / spec.width_mm);
