@@ -417,6 +417,7 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
     rows, cols = image.shape[:2]
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     dist = cv2.GaussianBlur(np.minimum(cloth_distance(hsv, fit.cloth), 4.0), (5, 5), 0)
+    colour = image.astype(np.float32)
     quad = [np.asarray(p, dtype=np.float64) for p in fit.corners]
     centre = np.mean(quad, axis=0)
     half = max(4.0, 0.012 * math.hypot(rows, cols))
@@ -436,8 +437,11 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
         ys = base[:, 1:2] + offs[None, :] * nrm[1]
         profs = cv2.remap(dist, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+        cols3 = cv2.remap(colour, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
         found = []
         q = len(offs) // 4
+        win = int(round(3.0 / (offs[1] - offs[0])))
         for k in range(samples):
             ok = (xs[k] >= 0) & (xs[k] <= cols - 1) & (ys[k] >= 0) & (ys[k] <= rows - 1)
             if ok.sum() < len(offs) * 0.8:
@@ -451,9 +455,11 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
             if len(above) == 0 or above[0] == 0:
                 continue
             j = int(above[0])
-            f = (level - prof[j - 1]) / max(1e-6, prof[j] - prof[j - 1])
-            o = offs[j - 1] + f * (offs[1] - offs[0])
-            found.append(base[k] + o * nrm)
+            o = _linear_crossing(cols3[k], j, q, win)
+            if o is None:
+                f = (level - prof[j - 1]) / max(1e-6, prof[j] - prof[j - 1])
+                o = j - 1 + f
+            found.append(base[k] + (offs[0] + o * (offs[1] - offs[0])) * nrm)
         if len(found) < samples // 4:
             lines.append(None)
             continue
@@ -468,6 +474,33 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
             line = _fit_line(good)
         lines.append(line)
     return lines
+
+
+def _linear_crossing(profile: NDArray[np.float32], j: int, q: int, win: int) -> float | None:
+    """Sub-sample position of the cloth/rail edge on one colour profile (samples x 3, inside
+    first), near sample ``j`` where the cloth distance crossed its midpoint.
+
+    Why colour and not the cloth distance: the distance is a non-linear function of colour, so
+    where a blurred edge's distance is halfway is not where the edge is (a bias of about a pixel,
+    a few millimetres at a table's far end). A blurred edge mixes the two colours linearly, so the
+    colour projected on the cloth-to-rail difference crosses one half exactly at the edge.
+    """
+    inner = np.median(profile[max(0, j - 3 * win):max(1, j - win)], axis=0)
+    outer = np.median(profile[j + win:j + 3 * win], axis=0) if j + win < len(profile) else None
+    if outer is None or not np.all(np.isfinite(outer)):
+        return None
+    diff = outer - inner
+    n2 = float(diff @ diff)
+    if n2 < 100.0:  # under 10 levels of contrast: too faint to place
+        return None
+    lo, hi = max(1, j - win), min(len(profile) - 1, j + win)
+    s = (profile[lo - 1:hi + 1] - inner) @ diff / n2
+    cross = np.nonzero((s[:-1] < 0.5) & (s[1:] >= 0.5))[0]
+    if len(cross) == 0:
+        return None
+    c = int(cross[np.argmin(np.abs(cross + lo - 1 - j))])
+    f = (0.5 - s[c]) / max(1e-6, s[c + 1] - s[c])
+    return float(lo - 1 + c + f)
 
 
 def quad_from_lines(lines: list[FloatArray | None], fallback: Quad, limit: float) -> Quad:
