@@ -165,6 +165,7 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
         h, w = first.shape[:2]
         writer = cv2.VideoWriter(str(out_dir / "annotated.mp4"), cv2.VideoWriter.fourcc(*"mp4v"), fps, (w, h))
     counts: Counter[str] = Counter()
+    events_seen: list[TableEvent] = []
     recent: deque[tuple[float, str, bool]] = deque(maxlen=8)
     bar = Progress(total) if progress else None
     started = time.monotonic()
@@ -180,6 +181,7 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
                 for tr in result.tracks.tracks if tr.alive]}, separators=(",", ":")) + "\n")
             for event in result.events:
                 counts[event.type.value] += 1
+                events_seen.append(event)
                 ev_fh.write(json.dumps(event.to_json(), separators=(",", ":")) + "\n")
                 recent.append((t, f"{event.type.value} {' '.join(event.objects)} {event.where or ''}".strip(), False))
                 if feed is not None:
@@ -215,8 +217,22 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
         with (out_dir / "inputs.jsonl").open("w", encoding="utf-8") as fh:
             for item in inputs:
                 fh.write(json.dumps(item.to_json()) + "\n")
+    if table == "cards":
+        summary["tricks"] = trick_summary(events_seen, feed.lines if feed is not None else [])
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", "utf-8")
     return summary
+
+
+def trick_summary(events: list[TableEvent], referee_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each trick as the camera saw it (seats and cards in order, the lead first) and its winner as
+    the referee called it, for the card table's summary."""
+    from tableref.evaluate import assemble_tricks
+
+    winners = {int(line.get("data", {}).get("trick", 0)): line.get("player")
+               for line in referee_lines if line.get("kind") == "trick"}
+    return [{"trick": n, "lead": cards[0][0] if cards else None,
+             "cards": [{"seat": seat, "card": card} for seat, card in cards], "winner": winners.get(n)}
+            for n, cards in sorted(assemble_tricks(events).items())]
 
 
 def run(args: argparse.Namespace) -> int:

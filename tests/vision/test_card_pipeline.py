@@ -56,7 +56,8 @@ def test_a_rendered_hand_analysed_end_to_end_scores_as_the_engine_does_on_the_tr
     # every trick's cards from the right seats, in order (so the lead is right too)
     found = load_events(out / "events.jsonl")
     assert assemble_tricks(found) == assemble_tricks(true_events)
-    assert len(assemble_tricks(found)) == len(truth["meta"]["tricks"])
+    assert [(t["lead"], t["winner"]) for t in summary["tricks"]] == [
+        (t["leader"], t["winner"]) for t in truth["meta"]["tricks"]]
     assert [e.data["card"] for e in found if e.type is EventType.CARD_KICKED] == [truth["meta"]["kick"]]
 
     # the annotated video: every frame, same size
