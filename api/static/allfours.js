@@ -75,7 +75,10 @@ const AF = (() => {
 
   // -- the websocket's referee messages ---------------------------------------------------------
   function onUpdate(u, turnSeat) {
-    if (u.code === "new_hand" || u.code === "new_game") { af.counted = []; af.awards = null; af.choice = null; }
+    if (u.code === "new_hand" || u.code === "new_game") {
+      af.counted = []; af.awards = null; af.choice = null;
+      el("instructions").innerHTML = "";  // last hand's instructions are done with
+    }
     if (u.kind === "score" && u.code && u.player) {
       af.counted.push({ code: u.code, team: u.player, points: u.points || 0 });
     }
@@ -323,7 +326,11 @@ const AF = (() => {
     return box;
   }
 
+  // An undo takes back what the engine last did, maybe a count: the points counted so far are no
+  // longer known from the messages, so the page shows the view's (the engine's) points instead.
+  function onUndo() { af.counted = []; af.awards = null; af.choice = null; refreshSoon(); }
+
   function reset() { af.st = null; af.view = null; af.counted = []; af.awards = null; af.choice = null; af.picked = []; af.turn = null; }
 
-  return { setState, onUpdate, refreshSoon, inputs, render, reset, tile, bind(o) { Object.assign(af, o); } };
+  return { setState, onUpdate, onUndo, refreshSoon, inputs, render, reset, tile, bind(o) { Object.assign(af, o); } };
 })();

@@ -80,7 +80,7 @@ function handle(m) {
     case "status": showStatus(m.status); break;
     case "update": onUpdate(m); break;
     case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
-    case "notice": addLog(m.text || "notice"); if (isAllFours()) { if (m.reset) AF.reset(); AF.refreshSoon(); } if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
+    case "notice": addLog(m.text || "notice"); if (isAllFours()) { if (m.reset) AF.reset(); if (m.undone) AF.onUndo(); else AF.refreshSoon(); } if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
     case "event":
       addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`);
       if (m.event.type === "shot_start") hideFoul();  // the next shot: the call stands

@@ -110,10 +110,13 @@ def hooked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
     yield with_view
 
 
-def _post(host: str, body: dict[str, Any]) -> None:
+def _post(host: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Send an event or input as the camera or a scorer would; the messages it caused."""
     r = httpx.post(f"http://{host}/api/tables/af/inputs", json=body, headers=AUTH, timeout=10)
     assert r.status_code == 200, r.text
-    assert not any(m["type"] == "question" for m in r.json()["messages"]), r.json()
+    messages: list[dict[str, Any]] = r.json()["messages"]
+    assert not any(m["type"] == "question" for m in messages), messages
+    return messages
 
 
 def _hand_state(host: str) -> dict[str, Any]:
@@ -168,8 +171,7 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
             # the first trick: a lead out of turn, taken back, then two cards on the board
             played = [row for row in hand[stand + 1:] if row.get("type") in ("card_played", "card_retrieved")]
             first = played[:4]
-            for row in first:
-                _post(host, row)
+            turns = [m["player"] for row in first for m in _post(host, row) if m.get("kind") == "turn"]
             on_board = [row for row in first[2:] if row["type"] == "card_played"]
             for row in on_board:
                 page.wait_for_selector(f"#af-seat-{row['seat']} .af-slot .card[data-card='{row['card']}']", timeout=10_000)
@@ -180,8 +182,11 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
             suit = kick[-1]
             assert {"D": "♦", "H": "♥", "S": "♠", "C": "♣"}[suit] in page.inner_text("#af-centre")
             state_now = _hand_state(host)
-            if hooked:  # whose turn comes from the view; the provisional points too
-                page.wait_for_selector(".af-seat.to-play", timeout=10_000)
+            page.wait_for_selector(f"#af-seat-{turns[-1]}.to-play", timeout=10_000)  # whose turn, as the engine said
+            assert page.locator(".af-seat.to-play").count() == 1
+            if hooked:  # the view's points as they stand mid-hand
+                page.wait_for_function("document.querySelector('#af-points-source').innerText.includes('as it stands')",
+                                       timeout=10_000)
             _shots(page, "trick")
 
             for row in played[4:]:
@@ -207,6 +212,8 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
             page.select_option("#af-shown-seat", "west")
             for card in ("9C", "2D"):
                 page.click(f"#af-picker .card[data-card='{card}']")
+            page.set_viewport_size({"width": 800, "height": 1280})
+            page.screenshot(path=str(ARTIFACTS / "tablet-allfours-hand-shown-portrait.png"), full_page=True)
             page.click("#af-shown button[data-input='claim_renege']")
             page.wait_for_function("document.querySelector('#log').innerText.includes('claim_renege')", timeout=10_000)
             log = httpx.get(f"http://{host}/api/tables/af/log", timeout=10).json()
