@@ -148,6 +148,8 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
                                            "--disable-sync"])
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))  # a script error fails the test
             page.goto(f"http://{host}/#token={TOKEN}")
             page.wait_for_selector("#role.ok", timeout=15_000)
             page.wait_for_selector("#af-board:not([hidden])", timeout=10_000)
@@ -219,5 +221,6 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
             log = httpx.get(f"http://{host}/api/tables/af/log", timeout=10).json()
             claim = [r for r in log if r["kind"] == "input" and r.get("input") == "claim_renege"]
             assert claim and claim[-1]["seat"] == "west" and claim[-1]["cards"] == ["9C", "2D"]
+            assert errors == []
         finally:
             browser.close()

@@ -54,6 +54,8 @@ def test_the_bundled_demo_shows_its_foul_and_an_overrule_gives_the_score_back(tm
                                            "--disable-sync"])
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))  # a script error fails the test
             page.goto(f"http://{host}/#token={TOKEN}")
             page.wait_for_selector("#role.ok", timeout=15_000)
             assert "demo" in page.inner_text("#table-select").lower()
@@ -84,5 +86,6 @@ def test_the_bundled_demo_shows_its_foul_and_an_overrule_gives_the_score_back(tm
             assert page.is_hidden("#foul")
             assert _scoreboard(page) == httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()["scores"]
             page.screenshot(path=str(ARTIFACTS / "tablet-demo-overruled.png"), full_page=True)
+            assert errors == []
         finally:
             browser.close()
