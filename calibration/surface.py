@@ -119,11 +119,13 @@ def distance_luts(cloth: ClothModel) -> tuple[NDArray[np.float32], NDArray[np.fl
     return lut_h.reshape(1, 256), lut_s.reshape(1, 256)
 
 
-def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
+def estimate_cloth(hsv: U8, weight: FloatArray | None = None, split_value: bool = False) -> ClothModel:
     """The dominant saturated colour of ``hsv``, favouring the image centre.
 
     Grey, white and near-black pixels get little weight: walls, floors and white rails are large
-    but colourless, while every cloth and board is coloured.
+    but colourless, while every cloth and board is coloured. ``split_value``: colours of one hue
+    and saturation but different brightness (a light carrom board on a dark wooden floor) count
+    apart, in brightness bands a factor of two wide, so the floor's mass cannot outvote the board.
     """
     while hsv.shape[0] * hsv.shape[1] > 20000:  # a colour needs no more pixels than this
         hsv = hsv[::2, ::2]
@@ -136,13 +138,24 @@ def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
     if weight is None:
         weight = _centre_prior(rows, cols)
     w = weight * np.clip((s - 25.0) / 50.0, 0.0, 1.0) * np.clip((v - 30.0) / 40.0, 0.0, 1.0)
-    hist = _weighted_hist(hsv, w)
-    hist = np.asarray(cv2.GaussianBlur(hist, (3, 3), 0), dtype=np.float32)
-    if float(hist.max()) <= 0:
+    bands = np.floor(np.log2(np.maximum(v, 1.0) / 16.0)).clip(0, 3) if split_value else np.zeros_like(v)
+    best, band = -1.0, 0
+    hi, si = 0, 0
+    for b in range(4):
+        sel = bands == b
+        if not np.any(sel):
+            continue
+        hist = _weighted_hist(hsv, np.where(sel, w, 0.0))
+        hist = np.asarray(cv2.GaussianBlur(hist, (3, 3), 0), dtype=np.float32)
+        if float(hist.max()) > best:
+            best, band = float(hist.max()), b
+            hi, si = (int(v) for v in np.unravel_index(int(np.argmax(hist)), hist.shape))
+    if best <= 0:
         raise UserError("no table found: the picture has no coloured surface (cloth or board) near its centre")
-    hi, si = np.unravel_index(int(np.argmax(hist)), hist.shape)
     h0, s0 = (hi + 0.5) * 5.0, (si + 0.5) * 16.0
     near = (_hue_dist(h, h0) < 12) & (np.abs(s - s0) < 48) & (v > 30) & (w > 0.05)
+    if split_value:
+        near &= np.abs(bands - band) <= 0.5
     if int(near.sum()) < 20:
         raise UserError("no table found: no large region of one cloth colour near the centre")
     step = max(1, int(near.sum()) // 4000)  # medians of a few thousand pixels are plenty
@@ -158,10 +171,23 @@ def estimate_cloth(hsv: U8, weight: FloatArray | None = None) -> ClothModel:
     return ClothModel(hue=hue, sat=sat, val=val, hue_sigma=hue_sigma, sat_sigma=sat_sigma)
 
 
+def value_lut(cloth: ClothModel, sigma_log: float = 0.15) -> NDArray[np.float32]:
+    """Squared brightness distance from the board's, in log ratio (``sigma_log`` per unit / 2)."""
+    v = np.maximum(np.arange(256, dtype=np.float32), 1.0)
+    r = np.log(v / max(cloth.val, 1.0))
+    return ((r / (2.0 * sigma_log)) ** 2).astype(np.float32).reshape(1, 256)
+
+
 def cloth_distance(hsv: U8, cloth: ClothModel) -> NDArray[np.float32]:
     """Per-pixel distance from the cloth colour in units of its spread (brightness ignored)."""
     lut_h, lut_s = distance_luts(cloth)
-    d = np.sqrt(cv2.LUT(hsv[..., 0], lut_h) + cv2.LUT(hsv[..., 1], lut_s)).astype(np.float32)
+    sq = cv2.LUT(hsv[..., 0], lut_h) + cv2.LUT(hsv[..., 1], lut_s)
+    if cloth.looks_like_wood:
+        # A board's frame (and often the floor) is wood of the same hue, only darker: brightness
+        # is the evidence there, so it counts, in log ratio (a lamp's fall-off across a board is
+        # under a factor 1.5; a frame is two to three times darker).
+        sq = sq + cv2.LUT(hsv[..., 2], value_lut(cloth))
+    d = np.sqrt(sq).astype(np.float32)
     # near-black pixels have no reliable hue: pockets and dark clothes are not cloth
     dark = hsv[..., 2] < max(25.0, 0.22 * cloth.val)
     d[dark] = 10.0
@@ -206,7 +232,7 @@ def segment_cloth(image: U8, max_side: int = WORK_SIZE) -> tuple[U8, ClothModel,
     small = cv2.resize(image, (max(8, cols // f), max(8, rows // f)), interpolation=cv2.INTER_AREA)
     scale = small.shape[1] / cols
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    cloth = estimate_cloth(hsv)
+    cloth = estimate_cloth(hsv, split_value=True)
     mask = cloth_mask(hsv, cloth)
     k = max(3, int(round(min(small.shape[:2]) * 0.015)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))

@@ -50,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source", help="an image or video file")
     p.add_argument("--table", required=True, choices=TABLES)
     p.add_argument("--corners", help='playing-surface corners in image pixels, clockwise: "x,y x,y x,y x,y"')
+    p.add_argument("--intrinsics", help="JSON file with the camera matrix K and lens distortion (OpenCV order)")
     p.add_argument("--out", required=True, help="calibration JSON file to write")
-    p.set_defaults(handler="tableref.vision.cli:run_calibrate")
+    p.set_defaults(handler="tableref.calibration.cli:run_calibrate")
 
     p = sub.add_parser("detect", help="detect the balls, pins, pieces or cards in one image")
     p.add_argument("image")

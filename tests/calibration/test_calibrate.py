@@ -17,6 +17,7 @@ from tableref.calibration.calibrate import (
     draw_overlay,
     overlay_path,
 )
+from tableref.calibration.homography import PlaneMapping
 from tableref.calibration.surface import find_surface
 from tableref.errors import UserError
 from tests.calibration.test_surface_scene import Scene, render
@@ -42,19 +43,35 @@ def test_manual_corners_give_an_exact_mapping() -> None:
 
 
 @pytest.mark.parametrize(("tilt", "azimuth"), [(0.0, 90.0), (20.0, 0.0), (35.0, 90.0)])
-def test_automatic_calibration_within_a_few_millimetres(tilt: float, azimuth: float) -> None:
+@pytest.mark.parametrize("given", [True, False])
+def test_automatic_calibration_within_a_few_millimetres(tilt: float, azimuth: float, given: bool) -> None:
+    """Measured on this 4 m view (about 3 mm a pixel at the far end): at most 5.1 mm anywhere on
+    the surface with the intrinsics given, 8.2 mm without (seen straight down the focal length is
+    a prior, so the rail's height above the bed is lifted off by a guess)."""
     scene = render(tilt_deg=tilt, azimuth_deg=azimuth)
-    cal = build_calibration(scene.image, "pool")
+    cal = build_calibration(scene.image, "pool", intrinsics=scene.intrinsics if given else None)
     assert cal.source == "auto"
-    assert _error_mm(cal, scene) < 8.0
-    assert np.abs(np.asarray(cal.corners_px) - scene.surface_corners()).max() < 2.0
+    assert _error_mm(cal, scene) < (6.0 if given else 9.0)
+    assert np.abs(np.asarray(cal.corners_px) - scene.surface_corners()).max() < (2.0 if given else 3.0)
+
+
+def test_the_rails_height_is_not_mistaken_for_the_cloth() -> None:
+    """The cloth's visible edge is the rail's, above the bed: a cloth-plane fit to it would put
+    the far end ~2 cm short under a tilted camera."""
+    scene = render(tilt_deg=35.0, azimuth_deg=0.0)
+    cal = build_calibration(scene.image, "pool", intrinsics=scene.intrinsics)
+    flat = PlaneMapping.from_points(
+        [(-50.0, -50.0), (2590.0, -50.0), (2590.0, 1320.0), (-50.0, 1320.0)], scene.cloth_corners(), scene.intrinsics)
+    flat_cal = Calibration("pool", (1280, 720), cal.corners_px, flat, "auto")
+    assert _error_mm(flat_cal, scene) > 15.0
+    assert _error_mm(cal, scene) < 6.0
 
 
 def test_lens_distortion_is_handled_when_its_coefficients_are_given() -> None:
     scene = render(tilt_deg=25.0, distortion=DIST)
     with_lens = build_calibration(scene.image, "pool", intrinsics=scene.intrinsics)
     without = build_calibration(scene.image, "pool")
-    assert _error_mm(with_lens, scene) < 8.0
+    assert _error_mm(with_lens, scene) < 6.0
     assert _error_mm(without, scene) > 3 * _error_mm(with_lens, scene)
     manual = build_calibration(scene.image, "pool", [tuple(p) for p in scene.surface_corners()], scene.intrinsics)
     assert _error_mm(manual, scene) < 0.5

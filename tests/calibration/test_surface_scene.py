@@ -1,8 +1,8 @@
 """A synthetic camera view of a table, drawn with cv2, for the calibration and detector tests.
 
 The scene is a real pinhole camera (optionally with lens distortion) over a table: wooden floor,
-a rail, the cloth (the playing surface plus the cushions' margin), pockets and balls drawn where a
-sphere of the right radius would appear. It is deliberately plain: the point is exact geometry
+a rail, the cloth (the playing surface plus the cushions' margin, its outer edge where the cushions
+meet the rail above the bed), pockets and balls drawn where a sphere of the right radius would appear. It is deliberately plain: the point is exact geometry
 (where the corners and balls truly project), not realism; real photographs are tested elsewhere.
 """
 
@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.calibration.homography import Intrinsics
+from tableref.calibration.pose import EDGE_GEOMETRY
 from tableref.calibration.spec import TableSpec, load_table
 from tableref.calibration.surface import CLOTH_MARGIN_MM
 
@@ -39,10 +40,17 @@ class Scene:
         out, _ = cv2.projectPoints(pts, self.rvec, self.tvec, self.intrinsics.k, self.intrinsics.d)
         return np.asarray(out, dtype=np.float64).reshape(-1, 2)
 
+    def camera_centre(self) -> NDArray[np.float64]:
+        """The camera's position in table (x, y, height) mm."""
+        rot, _ = cv2.Rodrigues(self.rvec)
+        c = -rot.T @ self.tvec
+        return np.array([c[0], c[1], -c[2]])
+
     def cloth_corners(self) -> NDArray[np.float64]:
-        m = CLOTH_MARGIN_MM.get(self.spec.name, 0.0)
+        side = EDGE_GEOMETRY[self.spec.name].sides[0]
+        m, z = side.margin_mm, side.height_mm
         L, W = self.spec.length_mm, self.spec.width_mm
-        return self.project([(-m, -m, 0), (L + m, -m, 0), (L + m, W + m, 0), (-m, W + m, 0)])
+        return self.project([(-m, -m, z), (L + m, -m, z), (L + m, W + m, z), (-m, W + m, z)])
 
     def surface_corners(self) -> NDArray[np.float64]:
         L, W = self.spec.length_mm, self.spec.width_mm
@@ -83,6 +91,20 @@ def _outline(spec: TableSpec, grow: float, n: int = 40) -> NDArray[np.float64]:
     return np.concatenate([pts, np.zeros((len(pts), 1))], axis=1)
 
 
+def _edge_outline(spec: TableSpec, camera: NDArray[np.float64], n: int = 40) -> NDArray[np.float64]:
+    """The cloth's visible outer edge as the camera sees it (x, y, z): each side at its own
+    margin and height (:data:`EDGE_GEOMETRY`): the rail's edge above the bed, or the foot of a
+    wall (a bar-billiards end board, a carrom frame) when the camera is on its inner side."""
+    L, W = spec.length_mm, spec.width_mm
+    inside = [camera[1] > 0.0, camera[0] < L, camera[1] < W, camera[0] > 0.0]
+    (mt, zt), (mr, zr), (mb, zb), (ml, zl) = [side.seen_from(i) for side, i in
+                                              zip(EDGE_GEOMETRY[spec.name].sides, inside, strict=True)]
+    t = np.linspace(0.0, 1.0, n, endpoint=False)[:, None]
+    ends = [((-ml, -mt, zt), (L + mr, -mt, zt)), ((L + mr, -mt, zr), (L + mr, W + mb, zr)),
+            ((L + mr, W + mb, zb), (-ml, W + mb, zb)), ((-ml, W + mb, zl), (-ml, -mt, zl))]
+    return np.concatenate([np.asarray(a) + t * (np.asarray(b) - np.asarray(a)) for a, b in ends])
+
+
 def render(
     table: str = "pool",
     tilt_deg: float = 0.0,
@@ -103,6 +125,7 @@ def render(
     # zoom until the rail fits: find the focal length that puts the outline in ``fill`` of the frame
     rot, _ = cv2.Rodrigues(rvec)
     rail = _outline(spec, CLOTH_MARGIN_MM.get(table, 0.0) + 120.0)
+    rail[:, 2] = max(side.height_mm for side in EDGE_GEOMETRY[table].sides)
     world = rail.copy()
     world[:, 2] = -world[:, 2]
     cam = world @ rot.T + tvec
@@ -117,9 +140,8 @@ def render(
     base = np.array([40, 75, 120], np.float32)
     noise = cv2.resize(rng.normal(0, 18, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w, h))
     img = np.clip(base[None, None, :] + noise[..., None], 0, 255).astype(np.uint8)
-    m = CLOTH_MARGIN_MM.get(table, 0.0)
     _fill(img, scene.project(rail), (200, 205, 210))
-    _fill(img, scene.project(_outline(spec, m)), cloth_bgr)
+    _fill(img, scene.project(_edge_outline(spec, scene.camera_centre())), cloth_bgr)
     for hole in spec.holes:
         ring = [(hole.x + hole.radius * math.cos(a), hole.y + hole.radius * math.sin(a), 0.0)
                 for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)]
