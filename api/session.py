@@ -20,6 +20,7 @@ from typing import Any
 
 from tableref.api.hub import Hub, Message
 from tableref.api.store import Store
+from tableref.api.views import table_view
 from tableref.events import HumanInput, LogItem, TableEvent, from_json
 from tableref.referee import Engine, RefereeError, Update, UpdateKind, make_engine
 
@@ -160,6 +161,7 @@ class TableSession:
             "seq": self.hub.last_seq(self.table_id),
             "scores": self.engine.scores() if self.engine is not None else {},
             "state": self.snapshot_state(),
+            "view": table_view(self.engine),  # what the tablet shows beyond the state (All-Fours points)
             "outcome": outcome.to_json() if outcome else None,
             "positions": self.positions,
             "status": self.status,
