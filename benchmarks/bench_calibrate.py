@@ -85,7 +85,8 @@ def fresh_frames(seeds: list[int], tilts: list[float | None]) -> Iterator[tuple[
                     look = dataclasses.replace(base, camera=new)
                 frame = Renderer(spec, look).render(sim.frames[0])
                 ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                frame = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else frame
+                decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+                frame = np.asarray(decoded if decoded is not None else frame, dtype=np.uint8)
                 tag = "seed" if tilt is None else f"tilt{tilt:g}"
                 yield f"{game}-{scenario}-s{seed}-{tag}", frame, truth_dict(sim, spec, look)
 

@@ -41,11 +41,13 @@ from tableref.calibration.homography import (
     Quad,
     validate_quad,
 )
+from tableref.calibration.lens import lens_guess, rescale_k1
 from tableref.calibration.pose import EdgeGeometry, Pose, camera_matrix_for, edge_geometry, fit_pose
 from tableref.calibration.spec import TableSpec, load_table, spec_from_dict
 from tableref.calibration.surface import (
     SurfaceFit,
     check_cloth_kind,
+    edge_points,
     find_surface,
     quad_from_lines,
     refine_lines,
@@ -109,11 +111,14 @@ class Calibration:
         }
 
     def _camera_json(self) -> dict[str, Any] | None:
+        """The lens: given (``--intrinsics``), or fitted from the picture (matrix, and the radial
+        distortion when the edges showed one), or unknown (``None``)."""
         cam = self.mapping.camera
+        if self.fitted_matrix is not None:
+            dist = list(cam.distortion) if cam is not None else None
+            return {"matrix": [list(row) for row in self.fitted_matrix], "distortion": dist, "source": "fitted"}
         if cam is not None:
             return {"matrix": [list(row) for row in cam.matrix], "distortion": list(cam.distortion), "source": "given"}
-        if self.fitted_matrix is not None:
-            return {"matrix": [list(row) for row in self.fitted_matrix], "distortion": None, "source": "fitted"}
         return None
 
     @staticmethod
@@ -130,6 +135,8 @@ class Calibration:
             camera = data.get("camera") or {}
             if camera.get("matrix") is not None and camera.get("source") == "fitted":
                 fitted = Intrinsics.from_arrays(camera["matrix"], [0, 0, 0, 0]).matrix
+                if camera.get("distortion") is not None and any(float(v) for v in camera["distortion"]):
+                    cam = Intrinsics.from_arrays(camera["matrix"], camera["distortion"])
             elif camera.get("matrix") is not None:
                 cam = Intrinsics.from_arrays(camera["matrix"], camera.get("distortion") or [0, 0, 0, 0])
             plane_z = float(data.get("plane_z_mm", 0.0))
@@ -272,29 +279,50 @@ def _through(p: Point, q: Point) -> FloatArray:
 
 
 def auto_pose(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None,
-              edge: EdgeGeometry | None = None) -> Pose:
-    """Find the table and solve the camera from the cloth's visible edges (see ``pose.py``)."""
+              edge: EdgeGeometry | None = None) -> tuple[Pose, Intrinsics | None]:
+    """Find the table and solve the camera from the cloth's visible edges (see ``pose.py``).
+
+    Returns the pose (undistorted pixels) and the lens: ``intrinsics`` when given; otherwise the
+    fitted camera matrix with the radial distortion the edges' curvature shows (``lens.py``), or
+    ``None`` when the edges are straight.
+    """
+    rows, cols = image.shape[:2]
+    aspect = spec.length_mm / spec.width_mm
     work = image
+    lens: Intrinsics | None = intrinsics
+    guess: Intrinsics | None = None
     if intrinsics is not None:
         work = cv2.undistort(image, intrinsics.k, intrinsics.d)
-    fit = find_surface(work, aspect=spec.length_mm / spec.width_mm, table=spec.name)
+    fit = find_surface(work, aspect=aspect, table=spec.name)
     check_table_kind(spec, fit)
-    rows, cols = work.shape[:2]
+    if intrinsics is None:
+        guess = lens_guess(edge_points(image, fit), (cols, rows))
+        if guess is not None:
+            try:
+                work = cv2.undistort(image, guess.k, guess.d)
+                fit = find_surface(work, aspect=aspect, table=spec.name)
+            except UserError:  # the straightened picture lost the table: keep the raw one
+                work, guess = image, None
     lines = refine_lines(work, fit)
     quad = quad_from_lines(lines, fit.corners, 0.05 * math.hypot(rows, cols))
     abc = [_abc(ln) if ln is not None else _through(quad[i], quad[(i + 1) % 4]) for i, ln in enumerate(lines)]
     edge = edge if edge is not None else edge_geometry(spec.name)
-    return fit_pose(abc, np.asarray(quad, dtype=np.float64), spec.length_mm, spec.width_mm, edge, (cols, rows),
+    pose = fit_pose(abc, np.asarray(quad, dtype=np.float64), spec.length_mm, spec.width_mm, edge, (cols, rows),
                     intrinsics.k if intrinsics is not None else None)
+    if guess is not None:
+        k1 = rescale_k1(float(guess.d[0]), float(guess.k[0, 0]), float(pose.K[0, 0]))
+        lens = Intrinsics.from_arrays(pose.K, [k1, 0.0, 0.0, 0.0, 0.0])
+    return pose, lens
 
 
 def auto_corners(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None,
                  edge: EdgeGeometry | None = None) -> tuple[PlaneMapping, Quad, FloatArray]:
     """Find the table and fit the cloth-plane mapping; returns it, the playing-surface corners in
-    raw pixels and the camera matrix (the given one, or the fitted one)."""
-    pose = auto_pose(image, spec, intrinsics, edge)
+    raw pixels and the camera matrix (the given one, or the fitted one). The mapping's lens is the
+    given one, or the fitted one when the edges showed distortion."""
+    pose, lens = auto_pose(image, spec, intrinsics, edge)
     h = pose.homography(0.0)
-    mapping = PlaneMapping(h=tuple(tuple(float(v) for v in row) for row in h), camera=intrinsics)
+    mapping = PlaneMapping(h=tuple(tuple(float(v) for v in row) for row in h), camera=lens)
     corners = mapping.to_pixels(np.array(spec.corners))
     quad = tuple((float(x), float(y)) for x, y in corners)
     return mapping, (quad[0], quad[1], quad[2], quad[3]), pose.K

@@ -5,7 +5,7 @@ calibration file and an overlay for a venue to check.
 ``distortion``, OpenCV order; or an object holding those under ``camera``, such as a simulated
 clip's ``truth.json``). With it, lens distortion is undone before the table is measured and the
 camera's pose is solved with the true focal length; without it the focal length is fitted from the
-picture and distortion is ignored.
+picture, and so is the lens's radial distortion when the table's edges are bent (``lens.py``).
 """
 
 from __future__ import annotations
@@ -60,7 +60,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if not cv2.imwrite(str(overlay), draw_overlay(frame, cal)):
         raise UserError(f"cannot write the overlay image {str(overlay)!r}")
     corners_text = " ".join(f"{x:.1f},{y:.1f}" for x, y in cal.corners_px)
-    lens = "given intrinsics" if intrinsics is not None else "fitted focal length, no lens distortion"
+    if intrinsics is not None:
+        lens = "given intrinsics"
+    elif cal.mapping.camera is not None:
+        lens = f"fitted focal length and lens distortion k1 {cal.mapping.camera.distortion[0]:+.4f}"
+    else:
+        lens = "fitted focal length, straight edges: no lens distortion"
     print(f"calibrated {cal.table} table ({cal.source} corners: {corners_text}; {lens})")
     print(f"wrote {out} and {overlay} (check the overlay: every hole and line should sit on the table)")
     return 0

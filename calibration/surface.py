@@ -430,15 +430,13 @@ def check_cloth_kind(table: str, cloth: ClothModel) -> None:
 
 # -- full-resolution refinement ----------------------------------------------------------------
 
-def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArray | None]:
-    """Each side of ``fit`` moved onto the cloth edge at full resolution: a sub-pixel line
-    ``(vx, vy, x0, y0)`` per side (``None`` where the edge could not be measured).
+def edge_points(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArray]:
+    """Sub-pixel points of the cloth edge along each side of ``fit`` (N x 2 per side, maybe empty).
 
     Along each side we sample perpendicular profiles of the cloth distance; on each profile the
     edge is where the distance crosses halfway between cloth and rail. Profiles spoiled by a ball
     on the cushion, a pocket or hole cut into the edge, or an arm disagree with the line the others
-    make, so the fit is repeated, each time keeping the profiles within a few robust spreads of the
-    last line (a pocket's bite is many pixels off; the edge's own scatter is a fraction of one).
+    make; :func:`robust_line` drops them.
     """
     rows, cols = image.shape[:2]
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
@@ -448,7 +446,7 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
     centre = np.mean(quad, axis=0)
     half = max(4.0, 0.012 * math.hypot(rows, cols))
     offs = np.arange(-half, half + 0.25, 0.25)
-    lines: list[FloatArray | None] = []
+    sides: list[FloatArray] = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
         d = b - a
@@ -486,20 +484,31 @@ def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArr
                 f = (level - prof[j - 1]) / max(1e-6, prof[j] - prof[j - 1])
                 o = j - 1 + f
             found.append(base[k] + (offs[0] + o * (offs[1] - offs[0])) * nrm)
-        if len(found) < samples // 4:
-            lines.append(None)
-            continue
-        pts = np.asarray(found)
-        line = _fit_line(pts)
-        for _ in range(4):
-            res = np.abs((pts[:, 0] - line[2]) * line[1] - (pts[:, 1] - line[3]) * line[0])
-            tol = max(0.5, 3.0 * 1.4826 * float(np.median(res)))
-            good = pts[res <= tol]
-            if len(good) < 8:
-                break
-            line = _fit_line(good)
-        lines.append(line)
-    return lines
+        sides.append(np.asarray(found, dtype=np.float64).reshape(-1, 2))
+    return sides
+
+
+def robust_line(pts: FloatArray, min_points: int = 24) -> FloatArray | None:
+    """A line ``(vx, vy, x0, y0)`` through edge points, refitted on the points within a few robust
+    spreads of the last fit (a pocket's bite is many pixels off; the edge's own scatter is a
+    fraction of one); ``None`` with too few points."""
+    if len(pts) < min_points:
+        return None
+    line = _fit_line(pts)
+    for _ in range(4):
+        res = np.abs((pts[:, 0] - line[2]) * line[1] - (pts[:, 1] - line[3]) * line[0])
+        tol = max(0.5, 3.0 * 1.4826 * float(np.median(res)))
+        good = pts[res <= tol]
+        if len(good) < 8:
+            break
+        line = _fit_line(good)
+    return line
+
+
+def refine_lines(image: U8, fit: SurfaceFit, samples: int = 96) -> list[FloatArray | None]:
+    """Each side of ``fit`` moved onto the cloth edge at full resolution: a sub-pixel line
+    ``(vx, vy, x0, y0)`` per side (``None`` where the edge could not be measured)."""
+    return [robust_line(p, samples // 4) for p in edge_points(image, fit, samples)]
 
 
 def _linear_crossing(profile: NDArray[np.float32], j: int, q: int, win: int) -> float | None:

@@ -103,7 +103,8 @@ def test_a_saved_calibration_keeps_its_plane_and_fitted_camera(tmp_path: Path) -
     cal = build_calibration(frame, "bar-billiards")
     cal.save(tmp_path / "c.json")
     back = Calibration.load(tmp_path / "c.json")
-    assert back.plane_z_mm == 0.0 and back.fitted_matrix == cal.fitted_matrix and back.mapping.camera is None
+    assert back.plane_z_mm == 0.0 and back.fitted_matrix == cal.fitted_matrix
+    assert back.mapping.camera == cal.mapping.camera  # the k1 the edges showed (-0.0121; the lens: -0.0124)
     assert json.loads((tmp_path / "c.json").read_text())["camera"]["source"] == "fitted"
     assert truth["table"] == back.table
 

@@ -116,16 +116,21 @@ def render(
     fill: float = 0.85,
     seed: int = 0,
     pins: Sequence[tuple[float, float, tuple[int, int, int], float | None]] = (),
+    raised_edges: bool | None = None,
 ) -> Scene:
     """Draw the table seen by a camera; ``balls`` are (x_mm, y_mm, BGR colour[, radius mm]) on the
-    cloth; ``pins`` are (x_mm, y_mm, BGR colour, fallen angle in degrees or None for standing)."""
+    cloth; ``pins`` are (x_mm, y_mm, BGR colour, fallen angle in degrees or None for standing).
+
+    ``raised_edges``: draw the cloth's edge where it really is (the rail above the bed, a wall's
+    foot or top; :data:`EDGE_GEOMETRY`) rather than flat on the bed at the cushions' margin. By
+    default on for cushioned tables; off for a carrom board, whose classical-detector scenes were
+    made on the flat drawing (their piece sizes are read off the board's outline)."""
     spec = load_table(table)
     w, h = size
     rvec, tvec = camera_pose(spec, tilt_deg, azimuth_deg, 4000.0)
     # zoom until the rail fits: find the focal length that puts the outline in ``fill`` of the frame
     rot, _ = cv2.Rodrigues(rvec)
     rail = _outline(spec, CLOTH_MARGIN_MM.get(table, 0.0) + 120.0)
-    rail[:, 2] = max(side.height_mm for side in EDGE_GEOMETRY[table].sides)
     world = rail.copy()
     world[:, 2] = -world[:, 2]
     cam = world @ rot.T + tvec
@@ -140,8 +145,12 @@ def render(
     base = np.array([40, 75, 120], np.float32)
     noise = cv2.resize(rng.normal(0, 18, (h // 16 + 1, w // 16 + 1)).astype(np.float32), (w, h))
     img = np.clip(base[None, None, :] + noise[..., None], 0, 255).astype(np.uint8)
+    raised = raised_edges if raised_edges is not None else table != "carrom"
+    if raised:
+        rail[:, 2] = max(side.height_mm for side in EDGE_GEOMETRY[table].sides)
     _fill(img, scene.project(rail), (200, 205, 210))
-    _fill(img, scene.project(_edge_outline(spec, scene.camera_centre())), cloth_bgr)
+    edge = _edge_outline(spec, scene.camera_centre()) if raised else _outline(spec, CLOTH_MARGIN_MM.get(table, 0.0))
+    _fill(img, scene.project(edge), cloth_bgr)
     for hole in spec.holes:
         ring = [(hole.x + hole.radius * math.cos(a), hole.y + hole.radius * math.sin(a), 0.0)
                 for a in np.linspace(0, 2 * math.pi, 24, endpoint=False)]
