@@ -563,7 +563,7 @@ class TrickBuilder:
         """
         cx = sum(c.x for c in self._trick) / len(self._trick)
         cy = sum(c.y for c in self._trick) / len(self._trick)
-        since = self._sweep_from if self._sweep_from is not None else max(c.landed or 0 for c in self._trick)
+        since = max(c.landed or 0 for c in self._trick)  # the pile forms after the last card came
         pile = [c for c in self._cards if c.role in (None, "ignored") and c not in self._trick
                 and c.first_frame >= since and math.hypot(c.x - cx, c.y - cy) < PILE_MM]
         for c in pile:
