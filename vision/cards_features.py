@@ -109,10 +109,14 @@ def hog(grey: F32, cell: int = 4, bins: int = HOG_BINS) -> F32:
     b_lo = (lo.astype(np.int64)) % bins
     b_hi = (b_lo + 1) % bins
     ch, cw = h // cell, w // cell
-    hist = np.zeros((n, ch, cw, bins), np.float32)
-    for k in range(bins):
-        contrib = mag * (np.where(b_lo == k, 1.0 - w_hi, 0.0) + np.where(b_hi == k, w_hi, 0.0))
-        hist[..., k] = contrib.reshape(n, ch, cell, cw, cell).sum(axis=(2, 4))
+    # each pixel votes into its cell's two nearest bins: one weighted count over (crop, cell, bin)
+    cell_of = ((np.arange(n)[:, None, None] * ch + (np.arange(h) // cell)[None, :, None]) * cw
+               + (np.arange(w) // cell)[None, None, :])
+    slot = cell_of * bins
+    size = n * ch * cw * bins
+    hist = (np.bincount((slot + b_lo).ravel(), (mag * (1.0 - w_hi)).ravel(), size)
+            + np.bincount((slot + b_hi).ravel(), (mag * w_hi).ravel(), size))
+    hist = hist.reshape(n, ch, cw, bins).astype(np.float32)
     blocks = np.concatenate([hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=3)
     norm = np.sqrt((blocks * blocks).sum(axis=3, keepdims=True) + 1e-6)
     blocks = np.minimum(blocks / norm, 0.2)
