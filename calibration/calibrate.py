@@ -4,9 +4,11 @@ The calibration file is the contract between ``tableref calibrate`` and every la
 
     {"version": 1, "table": "pool", "image_size": [1280, 720], "source": "auto",
      "corners_px": [[x, y] x 4],          # playing-surface corners, clockwise from table (0, 0)
-     "homography": 3x3,                   # table mm -> (undistorted) pixels
+     "plane_z_mm": 0.0, "plane": "cloth", # the plane the homography maps: the cloth (z = 0)
+     "homography": 3x3,                   # table mm on that plane -> (undistorted) pixels
      "homography_inv": 3x3,               # pixels -> table mm
-     "camera": {"matrix": 3x3, "distortion": [k1, k2, p1, p2, k3]} | null,
+     "camera": {"matrix": 3x3, "distortion": [k1, k2, p1, p2, k3] | null,
+                "source": "given" | "fitted"} | null,   # --intrinsics, or fitted from the frame
      "features": {"holes": {...}, "pins": {...}, "spots": {...}, "cushions": [...], "d": [...],
                   "baulk": [...], "baselines": {...}, "seats": {...}, "board": [...], ...}}
 
@@ -14,6 +16,12 @@ The calibration file is the contract between ``tableref calibrate`` and every la
 projected into the image (pixels, raw camera coordinates), so that a tablet or an overlay can
 draw them without knowing the geometry; they are recomputed from the spec on load, so a file
 can never disagree with its own homography.
+
+Why the plane and the camera are written down: the detector works on the plane of the balls'
+centres, a ball's radius above the cloth; under a tilted camera that is another homography, which
+follows from this one only through the camera (``vision.pipeline.load_calibration`` does the move,
+``pose.lift_homography``). The automatic calibration solves the camera anyway (``pose.py``: the
+cloth's visible edge is the rail's, above the bed), so it keeps the matrix it fitted.
 
 Why an overlay image: a referee's mistakes start with a calibration a few centimetres off. The
 overlay draws every hole, pin, line and the outline over the frame it was made from, so the

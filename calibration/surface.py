@@ -12,7 +12,9 @@ recovered from its two sides. ``refine_quad`` then moves each side onto the stro
 transition at full resolution.
 
 The quadrilateral found is the visible cloth's outer edge; the spec's playing surface ends at the
-cushion noses, a cushion's width further in (:data:`CLOTH_MARGIN_MM`).
+cushion noses, a cushion's width further in (:data:`CLOTH_MARGIN_MM`), and under a tilted camera
+that edge is not on the cloth but on the rail, above it: ``pose.py`` turns the four edge lines
+(:func:`refine_lines`) into the camera, and ``lens.py`` measures their curvature when no lens is given.
 """
 
 from __future__ import annotations

@@ -67,7 +67,16 @@ class HomographyMapping:
 
 
 def load_calibration(source: str | Path | dict[str, Any] | None) -> HomographyMapping | None:
-    """A calibration file (``tableref calibrate``) or its parsed JSON, as a pixel-to-mm mapping."""
+    """A calibration file (``tableref calibrate``) or its parsed JSON, as a pixel-to-mm mapping.
+
+    The detector works on the plane of the objects' visible centres (a ball's centre, a carrom
+    man's top face; ``video_geometry.plane_height_mm``). A file that says which plane its
+    homography maps (``plane_z_mm``: 0 for the cloth, as ``tableref calibrate`` writes) is moved
+    to that plane through its camera (``camera.matrix``: given with ``--intrinsics`` or fitted by
+    calibrate; without one, fitted here from the homography), so a calibration made from a
+    frame and one made from the truth of a simulated clip give the detector the same geometry. A
+    file without ``plane_z_mm`` is taken to map the objects' plane already.
+    """
     if source is None:
         return None
     if isinstance(source, dict):
@@ -79,11 +88,37 @@ def load_calibration(source: str | Path | dict[str, Any] | None) -> HomographyMa
             raise UserError(f"cannot read the calibration {str(source)!r}: {exc.strerror}") from None
         except json.JSONDecodeError as exc:
             raise UserError(f"calibration {str(source)!r} is not valid JSON: {exc.msg}") from None
-    if "homography" not in data:
+    if not isinstance(data, dict) or "homography" not in data:
         raise UserError("a calibration needs 'homography' (table mm to pixels); make one with `tableref calibrate`")
     camera = data.get("intrinsics") or data.get("camera") or {}
-    return HomographyMapping(data["homography"], camera.get("matrix") or camera.get("K"),
-                             camera.get("distortion") or camera.get("dist"))
+    K = camera.get("matrix") or camera.get("K")
+    D = camera.get("distortion") or camera.get("dist")
+    H: Any = data["homography"]
+    if data.get("plane_z_mm") is not None:
+        from tableref.calibration.pose import camera_matrix_for, lift_homography
+        from tableref.vision.video_geometry import plane_height_mm
+
+        try:
+            plane = float(data["plane_z_mm"])
+            Hm = np.asarray(H, dtype=np.float64)
+            if Hm.shape != (3, 3) or not np.all(np.isfinite(Hm)) or abs(np.linalg.det(Hm)) < 1e-12:
+                raise ValueError("the homography must be an invertible 3x3 matrix")
+            spec = load_table(str(data["table"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"the calibration's plane_z_mm needs a valid homography and table ({exc}); "
+                            "make one with `tableref calibrate`") from None
+        try:
+            target = plane_height_mm(spec)
+        except UserError:  # a table without round objects (cards): its cloth plane serves
+            target = plane
+        if abs(target - plane) > 1e-9:
+            if K is None:
+                size = data.get("image_size")
+                if not (isinstance(size, list) and len(size) == 2):
+                    raise UserError("a calibration without a camera matrix needs 'image_size' [width, height]")
+                K = camera_matrix_for(Hm, (int(size[0]), int(size[1]))).tolist()
+            H = lift_homography(Hm, np.asarray(K, dtype=np.float64), target - plane)
+    return HomographyMapping(H, K, D)
 
 
 class VisionPipeline:
