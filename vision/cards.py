@@ -275,16 +275,17 @@ def _index_card(group: list[IndexHit], mapping: _Mapping | None) -> CardObservat
 
     Two indices of one card lie in opposite corners, so the card's centre is midway between them;
     a detection's radius is that of a circle of the card's area, and a card's index centres lie
-    just outside that circle (about 1.05 radii from the centre on a poker card). One index alone
-    is reported where it is, with the radius of a card whose index is that tall (about 3.5 index
-    heights).
+    just outside that circle (about 1.05 radii from the centre on a poker card), so their spread
+    gives the card's size whatever the deck's index size. One index alone (or indices too close
+    together to be two corners) is reported where it is, with the radius of a card whose index is
+    that tall (3.5 index heights: generous, as index sizes differ between decks).
     """
     xs = np.array([h.proposal.cx for h in group])
     ys = np.array([h.proposal.cy for h in group])
     cx, cy = float(xs.mean()), float(ys.mean())
     size = max(h.proposal.height for h in group)
     reach = float(np.max(np.hypot(xs - cx, ys - cy))) if len(group) >= 2 else 0.0
-    radius = max(1.05 * reach, 3.5 * size)
+    radius = 1.05 * reach if reach >= size else 3.5 * size
     half = radius * math.sqrt(math.pi) / 2.0  # a square of the same area as that circle
     quad = np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]])
     logp = np.sum([h.logp for h in group], axis=0).astype(np.float32)
