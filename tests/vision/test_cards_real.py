@@ -8,11 +8,14 @@ rule are checked on their own, so a change to either cannot pass unnoticed.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
+from tableref.cli import main
 from tableref.vision.cards import CardDetector
 from tableref.vision.cards_data import (
     DEFAULT_DIR,
@@ -55,6 +58,26 @@ def test_a_card_is_read_right_only_with_its_label_on_its_index() -> None:
     assert s.face_down == 1
     far = score_photo(photo, [_det("AH", 510.0, 400.0, radius=50.0)], 1.0)
     assert far.right == () and far.false_cards == 1  # the right label in the wrong place
+
+
+@needs_data
+def test_the_cli_lists_each_card_with_its_label_and_position(capsys: pytest.CaptureFixture[str]) -> None:
+    photo = next(p for p in photos(split="test") if len(p.cards()) == 1 and len(p.boxes) == 2)
+    assert main(["detect", str(photo.path), "--table", "cards", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)["detections"]
+    (name, boxes), = photo.cards().items()
+    cards = [d for d in found if d["group"] == "card"]
+    assert [d["label"] for d in cards] == [name]
+    # read from its two corner indices: reported midway between them
+    centre = np.mean([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in boxes], axis=0)
+    assert np.hypot(cards[0]["x"] - centre[0], cards[0]["y"] - centre[1]) < 0.25 * cards[0]["radius"]
+
+
+def test_the_cli_refuses_a_file_that_is_no_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "cards.jpg"
+    bad.write_text("not a photo")
+    assert main(["detect", str(bad), "--table", "cards", "--json"]) == 2
+    assert "cannot read" in capsys.readouterr().err
 
 
 @needs_data
