@@ -15,6 +15,10 @@ Speed: one CPU core (``cv2.setNumThreads(1)``, onnxruntime with one thread), the
 call on the 1280x720 frames (decoding the file is not counted). ``fps`` is from wall-clock time
 (median frame); ``fps_cpu`` from the process's CPU time, which a machine shared with other jobs
 inflates less.
+
+Memory: the process caps its own address space (``--max-memory-gb``, 6 by default) so that a
+detector asking for an absurd buffer on some frame gets an error, counted in ``failed_frames``
+(no detections for that frame), instead of the machine's out-of-memory killer.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import sys
 import time
@@ -103,10 +108,12 @@ class Run:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     raw_recall: list[int] = field(default_factory=lambda: [0, 0])  # matched, labelled (uncircled real boxes)
+    failed: list[str] = field(default_factory=list)  # frames whose detect call raised (scored as no detections)
 
     def figures(self) -> dict[str, Any]:
         fig: dict[str, Any] = {k: _round(v) for k, v in self.scorer.figures().items()
                                if self.scorer.class_aware or k != "identity"}
+        fig["failed_frames"] = len(self.failed)
         if self.wall:
             fig["fps"] = round(1.0 / statistics.median(self.wall), 1)
             fig["fps_cpu"] = round(len(self.cpu) / sum(self.cpu), 1) if sum(self.cpu) > 0 else float("nan")
@@ -126,6 +133,10 @@ def _round(v: float) -> float:
 Detect = Callable[[np.ndarray], tuple[Detection, ...]]
 
 
+class DetectFailed(Exception):
+    """A detector raised something other than its documented ``UserError`` on a frame."""
+
+
 def classical_runner(table: str) -> Detect:
     """The classical detector; an image where it finds no table yields no detections."""
     classical = make_detector(table, "classical")
@@ -135,6 +146,8 @@ def classical_runner(table: str) -> Detect:
             return classical.detect(img)
         except UserError:
             return ()
+        except (cv2.error, MemoryError) as exc:
+            raise DetectFailed(str(exc).strip().splitlines()[-1][:200]) from exc
 
     return run
 
@@ -173,10 +186,15 @@ def evaluate(kind: str, frames: Sequence[Frame], model: Path, class_aware: bool,
         else:
             if f.table not in runners:
                 runners[f.table] = classical_runner(f.table)
-            low, wall, cpu = _timed(runners[f.table], img)
+            try:
+                low, wall, cpu = _timed(runners[f.table], img)
+            except DetectFailed as exc:
+                run.failed.append(f"{f.image.name}: {exc}")
+                low, wall, cpu = (), math.nan, math.nan
             reported = low
-        run.wall.append(wall)
-        run.cpu.append(cpu)
+        if math.isfinite(wall):
+            run.wall.append(wall)
+            run.cpu.append(cpu)
         to_mm = _to_mm(f)
         a, b = found(f.table, low), found(f.table, reported)
         run.scorer.add(f.truth, a, b, to_mm)
@@ -221,7 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, default=0.3, help="classical operating point for recall/false positives")
     ap.add_argument("--per-class", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--max-memory-gb", type=float, default=6.0, help="address-space cap of this process (0: none)")
     args = ap.parse_args(argv)
+    if args.max_memory_gb > 0:
+        cap = int(args.max_memory_gb * 2**30)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, resource.getrlimit(resource.RLIMIT_AS)[1]))
     cv2.setNumThreads(1)
     kinds = [k for k in args.detectors.split(",") if k]
     if any(k not in ("classical", "learned") for k in kinds) or not kinds:
@@ -236,11 +258,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         frames = [f for t in TABLES for f in [g for g in frames if g.table == t][: args.limit]]
     real = real_frames(args.real) if (args.real / "valid").is_dir() else []
-    out: dict[str, Any] = {"rendered": {}, "real": {}}
+    out: dict[str, Any] = {"rendered": {}, "real": {}, "failed": {}}
     per_class: dict[str, dict[str, float]] = {}
     for kind in kinds:
         r = evaluate(kind, frames, args.model, True, args.threshold)
         out["rendered"][kind] = r.figures()
+        if r.failed:
+            out["failed"][kind] = r.failed
         per_class[kind] = {k: round(v, 4) for k, v in r.scorer.per_class_ap().items()}
         if real:
             out["real"][kind] = evaluate(kind, real, args.model, False, args.threshold).figures()
@@ -252,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
     print(table_text(f"rendered validation ({len(frames)} frames, 1280x720)", out["rendered"]))
     if real:
         print(table_text(f"pool-balls-real/valid ({len(real)} photos, 640x640)", out["real"]))
+    for kind, failed in out["failed"].items():
+        print(f"== {kind}: {len(failed)} frames raised (scored as no detections) ==")
+        for line in failed:
+            print(f"  {line}")
     if args.per_class:
         classes = sorted({c for k in kinds for c in per_class[k]})
         print("== AP50 per class (rendered) ==")
