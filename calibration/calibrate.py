@@ -301,14 +301,14 @@ def auto_pose(image: U8, spec: TableSpec, intrinsics: Intrinsics | None = None,
     guess: Intrinsics | None = None
     if intrinsics is not None:
         work = cv2.undistort(image, intrinsics.k, intrinsics.d)
-    fit = find_surface(work, aspect=aspect, table=spec.name)
+    fit = find_surface(work, aspect=aspect, table=spec.name, allow_grey=True)
     check_table_kind(spec, fit)
     if intrinsics is None:
         guess = lens_guess(edge_points(image, fit), (cols, rows))
         if guess is not None:
             try:
                 work = cv2.undistort(image, guess.k, guess.d)
-                fit = find_surface(work, aspect=aspect, table=spec.name)
+                fit = find_surface(work, aspect=aspect, table=spec.name, allow_grey=True)
             except UserError:  # the straightened picture lost the table: keep the raw one
                 work, guess = image, None
     lines = refine_lines(work, fit)

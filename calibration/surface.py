@@ -51,11 +51,18 @@ class ClothModel:
     val: float
     hue_sigma: float
     sat_sigma: float
+    #: A grey (unsaturated) cloth: hue means nothing there, brightness is the evidence instead.
+    grey: bool = False
 
     @property
     def looks_like_wood(self) -> bool:
         """Light, orange-yellow and moderately saturated: a carrom board rather than a cloth."""
-        return 6.0 <= self.hue <= 28.0 and 40.0 <= self.sat <= 185.0 and self.val >= 120.0
+        return not self.grey and 6.0 <= self.hue <= 28.0 and 40.0 <= self.sat <= 185.0 and self.val >= 120.0
+
+    @property
+    def uses_value(self) -> bool:
+        """Whether brightness counts in the cloth distance (a wooden board, a grey cloth)."""
+        return self.grey or self.looks_like_wood
 
 
 @dataclass(frozen=True)
@@ -117,6 +124,8 @@ def distance_luts(cloth: ClothModel) -> tuple[NDArray[np.float32], NDArray[np.fl
     dh = np.minimum(dh, 180.0 - dh)
     dh[180:] = 90.0
     lut_h = ((dh / (2.0 * cloth.hue_sigma)) ** 2).astype(np.float32)
+    if cloth.grey:
+        lut_h = np.zeros(256, np.float32)
     lut_s = (((h - cloth.sat) / (2.0 * cloth.sat_sigma)) ** 2).astype(np.float32)
     return lut_h.reshape(1, 256), lut_s.reshape(1, 256)
 
@@ -180,18 +189,43 @@ def value_lut(cloth: ClothModel, sigma_log: float = 0.15) -> NDArray[np.float32]
     return ((r / (2.0 * sigma_log)) ** 2).astype(np.float32).reshape(1, 256)
 
 
+def estimate_grey_cloth(hsv: U8) -> ClothModel:
+    """The dominant unsaturated surface near the image centre, by saturation and brightness: a
+    grey or silver cloth, which the coloured model (:func:`estimate_cloth`) cannot see."""
+    while hsv.shape[0] * hsv.shape[1] > 20000:
+        hsv = hsv[::2, ::2]
+    s = hsv[..., 1].astype(np.float32)
+    v = hsv[..., 2].astype(np.float32)
+    w = _centre_prior(*s.shape) * (s < 70) * (v > 40)
+    idx = (s.astype(np.int32) // 16).clip(0, 15) * 32 + (v.astype(np.int32) // 8).clip(0, 31)
+    hist = np.bincount(idx.ravel(), weights=w.ravel(), minlength=16 * 32).reshape(16, 32).astype(np.float32)
+    hist = np.asarray(cv2.GaussianBlur(hist, (3, 3), 0), dtype=np.float32)
+    if float(hist.max()) <= 0:
+        raise UserError("no table found: no coloured or grey surface near the centre of the picture")
+    si, vi = (int(x) for x in np.unravel_index(int(np.argmax(hist)), hist.shape))
+    s0, v0 = (si + 0.5) * 16.0, (vi + 0.5) * 8.0
+    near = (np.abs(s - s0) < 24) & (np.abs(np.log(np.maximum(v, 1.0) / v0)) < 0.3) & (w > 0.05)
+    if int(near.sum()) < 20:
+        raise UserError("no table found: no large region of one cloth colour near the centre")
+    ss, vs = s[near], v[near]
+    sat, val = float(np.median(ss)), float(np.median(vs))
+    hue = float(np.median(hsv[..., 0][near]))
+    return ClothModel(hue=hue, sat=sat, val=val, hue_sigma=90.0,
+                      sat_sigma=float(max(8.0, 1.4826 * np.median(np.abs(ss - sat)))), grey=True)
+
+
 def cloth_distance(hsv: U8, cloth: ClothModel) -> NDArray[np.float32]:
     """Per-pixel distance from the cloth colour in units of its spread (brightness ignored)."""
     lut_h, lut_s = distance_luts(cloth)
     sq = cv2.LUT(hsv[..., 0], lut_h) + cv2.LUT(hsv[..., 1], lut_s)
-    if cloth.looks_like_wood:
+    if cloth.uses_value:
         # A board's frame (and often the floor) is wood of the same hue, only darker: brightness
         # is the evidence there, so it counts, in log ratio (a lamp's fall-off across a board is
         # under a factor 1.5; a frame is two to three times darker).
-        sq = sq + cv2.LUT(hsv[..., 2], value_lut(cloth))
+        sq = sq + cv2.LUT(hsv[..., 2], value_lut(cloth, 0.35 if cloth.grey else 0.15))
     d = np.sqrt(sq).astype(np.float32)
     # near-black pixels have no reliable hue: pockets and dark clothes are not cloth
-    dark = hsv[..., 2] < max(25.0, 0.22 * cloth.val)
+    dark = hsv[..., 2] < (0.3 * cloth.val if cloth.grey else max(25.0, 0.22 * cloth.val))
     d[dark] = 10.0
     return d
 
@@ -226,15 +260,16 @@ def _fill_holes(mask: U8) -> U8:
     return out
 
 
-def segment_cloth(image: U8, max_side: int = WORK_SIZE) -> tuple[U8, ClothModel, float]:
-    """The filled cloth region of ``image`` at a working scale; returns (mask, cloth, scale)."""
+def segment_cloth(image: U8, max_side: int = WORK_SIZE, grey: bool = False) -> tuple[U8, ClothModel, float]:
+    """The filled cloth region of ``image`` at a working scale; returns (mask, cloth, scale).
+    ``grey``: look for an unsaturated cloth (:func:`estimate_grey_cloth`) instead of a coloured one."""
     rows, cols = image.shape[:2]
     # an integer factor keeps OpenCV's area averaging on its fast path
     f = max(1, round(max(rows, cols) / max_side))
     small = cv2.resize(image, (max(8, cols // f), max(8, rows // f)), interpolation=cv2.INTER_AREA)
     scale = small.shape[1] / cols
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    cloth = estimate_cloth(hsv, split_value=True)
+    cloth = estimate_grey_cloth(hsv) if grey else estimate_cloth(hsv, split_value=True)
     mask = cloth_mask(hsv, cloth)
     k = max(3, int(round(min(small.shape[:2]) * 0.015)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
@@ -390,16 +425,30 @@ def quad_coverage(mask: U8, quad: Quad, scale: float) -> float:
     return float(np.count_nonzero(inside & mask)) / n
 
 
-def find_surface(image: U8, aspect: float = 2.0, table: str | None = None) -> SurfaceFit:
+def find_surface(image: U8, aspect: float = 2.0, table: str | None = None, allow_grey: bool = False) -> SurfaceFit:
     """Find the table in a BGR image: the cloth quadrilateral in full-resolution pixels.
 
     Raises ``UserError`` (a clear "no table found" message) when nothing table-like is there, and
     with ``table`` when the surface cannot be that kind of table (see :func:`check_cloth_kind`).
+    ``allow_grey``: when no coloured cloth makes a table, try a grey one (grey and silver cloths
+    exist; the coloured model is kept first because walls and floors are often grey).
     """
+    try:
+        return _find_surface(image, aspect, table, grey=False)
+    except UserError as exc:
+        if not allow_grey or not str(exc).startswith("no table found"):
+            raise
+        try:
+            return _find_surface(image, aspect, table, grey=True)
+        except UserError:
+            raise exc from None
+
+
+def _find_surface(image: U8, aspect: float, table: str | None, grey: bool) -> SurfaceFit:
     if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 32:
         raise UserError("not a colour image of at least 32x32 pixels")
     rows, cols = image.shape[:2]
-    mask, cloth, scale = segment_cloth(image)
+    mask, cloth, scale = segment_cloth(image, grey=grey)
     quad_small = quad_from_mask(mask)
     if table is not None:  # a table-shaped surface of the wrong look: the wrong --table
         check_cloth_kind(table, cloth)
