@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import onnxruntime as ort
 
@@ -39,3 +42,28 @@ def test_the_model_card_says_data_command_date_and_figures() -> None:
     assert train["command"].split()[0] == "scripts/train_detector.py"
     assert train["command"] in card
     assert train["date"][:10] in card
+
+
+def _recipe() -> Any:
+    spec = importlib.util.spec_from_file_location("train_detector_summary", MODELS.parent / "scripts" / "train_detector.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_run_cut_short_is_summarised_with_the_one_command_that_redoes_it(tmp_path: Path) -> None:
+    """Two sessions (the clock restarts on a resume), best epoch 3 of a 20-epoch schedule."""
+    run = tmp_path / "run"
+    (run / "weights").mkdir(parents=True)
+    (run / "weights" / "best.pt").write_bytes(b"")
+    head = "epoch,time,metrics/precision(B),metrics/recall(B),metrics/mAP50(B),metrics/mAP50-95(B)"
+    rows = ["1,100,0.1,0.1,0.10,0.05", "2,210,0.2,0.2,0.20,0.10", "3,90,0.3,0.3,0.30,0.20", "4,170,0.3,0.3,0.31,0.19"]
+    (run / "results.csv").write_text("\n".join([head, *rows]) + "\n")
+    (run / "args.yaml").write_text("epochs: 20\nimgsz: 384\nbatch: 32\nlr0: 0.003\nclose_mosaic: 4\nseed: 0\n")
+    args = argparse.Namespace(input_size=768, device="cpu")
+    summary = _recipe().run_summary(run, args)
+    assert summary["command"].startswith("scripts/train_detector.py --epochs 20 --stop-after 3 ")
+    assert summary["best_epoch"] == 3 and summary["epochs_run"] == 4
+    assert summary["train_seconds"] == 210 + 170
+    assert summary["val_metrics"]["metrics/mAP50(B)"] == 0.30
