@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import math
 import random
 import sys
@@ -418,6 +419,17 @@ def index_report(model: MLP, real: Path | None, split_fn: Any) -> dict[str, Any]
 # -- main -----------------------------------------------------------------------------------------
 
 
+def validate_card_model(model_dir: Path, resolutions: Sequence[str], seeds: int, frames: int,
+                        rng: np.random.Generator) -> dict[str, Any]:
+    """The card model's per-view figures on the validation seeds, as drawn by today's renderer."""
+    items: list[dict[str, Any]] = []
+    for r_i, res in enumerate(sorted(resolutions)):  # the order training gives the seeds
+        for k in range(seeds):
+            items += render_samples(VAL_SEED0 + 1000 * r_i + k, res, frames)
+    xv, rv, sv, mv = card_samples(items, rng, reps=1)
+    return card_report(MLP.load(model_dir / "card.npz"), xv, rv, sv, mv)
+
+
 def _val_group(stem: str) -> bool:
     """Training photos held back to validate the index model (not the benchmark's test split)."""
     from tableref.vision.cards_data import capture_group
@@ -437,6 +449,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--skip", choices=("card", "index"), default=None, help="train only the other model")
     ap.add_argument("--index-scales", default="1.0,0.6",
                     help="sizes the real training photos are read at for the index model (1.0: as taken)")
+    ap.add_argument("--validate", action="store_true",
+                    help="train nothing: print the validation figures of the card model in --out on the validation seeds")
     ap.add_argument("--index-copies", type=int, default=5, help="copies of each index proposal (moved, spoilt)")
     args = ap.parse_args(argv)
     out = Path(args.out)
@@ -445,6 +459,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.time()
     report: dict[str, Any] = {}
     looks = {k: int(v) for k, v in (part.split(":") for part in args.looks.split(","))}
+    if args.validate:
+        print(json.dumps(validate_card_model(out, sorted(looks), args.val_looks, args.frames, rng), indent=2))
+        return 0
     if args.skip != "card":
         train_items: list[dict[str, Any]] = []
         val_items: list[dict[str, Any]] = []
@@ -485,7 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["command"] = "python scripts/train_cards.py " + " ".join(argv if argv is not None else sys.argv[1:])
     report["date"] = str(datetime.date.today())
     name = {"index": "card-", "card": "index-"}.get(args.skip or "", "") + "training-report.json"
-    (out / name).write_text(__import__("json").dumps(report, indent=2, default=str) + "\n", "utf-8")
+    (out / name).write_text(json.dumps(report, indent=2, default=str) + "\n", "utf-8")
     print(f"done in {report['seconds']} s; wrote the models and {out / name}")
     return 0
 
