@@ -449,6 +449,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--skip", choices=("card", "index"), default=None, help="train only the other model")
     ap.add_argument("--index-scales", default="1.0,0.6",
                     help="sizes the real training photos are read at for the index model (1.0: as taken)")
+    ap.add_argument("--index-all", action="store_true",
+                    help="train the index model on every training-side photo (no validation groups kept back)")
     ap.add_argument("--validate", action="store_true",
                     help="train nothing: print the validation figures of the card model in --out on the validation seeds")
     ap.add_argument("--index-copies", type=int, default=5, help="copies of each index proposal (moved, spoilt)")
@@ -483,7 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("card model:", report["card"]["validation"], flush=True)
     if args.skip != "index":
         def train_side(stem: str) -> bool:
-            return not _val_group(stem)
+            return args.index_all or not _val_group(stem)
 
         scales = [float(v) for v in args.index_scales.split(",")]
         x1, r1, s1 = index_samples(args.real, train_side, rng, scales=scales, copies=args.index_copies)
@@ -496,7 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         model = MLP(model.heads, model.mean, model.scale, model.weights, model.biases, info)
         model.save(out / "index.npz")
         report["index"] = {"training_samples": int(len(x2)),
-                           "validation": index_report(model, args.real, _val_group)}
+                           "validation": None if args.index_all else index_report(model, args.real, _val_group)}
         print("index model:", report["index"]["validation"], flush=True)
     report["seconds"] = round(time.time() - started)
     report["command"] = "python scripts/train_cards.py " + " ".join(argv if argv is not None else sys.argv[1:])
