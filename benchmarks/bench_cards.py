@@ -82,7 +82,7 @@ def run_clip(video: Path, truth_path: Path, work: Path, annotate: bool = False) 
 def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     events: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     ident = [0, 0]
-    tricks = [0, 0]
+    tricks = [0, 0, 0]
     scores_equal = 0
     agreement = 0.0
     frames = 0
@@ -100,6 +100,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         ident[1] += cards.get("identity", {}).get("events", 0)
         tricks[0] += cards.get("tricks", {}).get("right", 0)
         tricks[1] += cards.get("tricks", {}).get("tricks", 0)
+        tricks[2] += cards.get("tricks", {}).get("seats_right", 0)
         if cards.get("tricks", {}).get("wrong"):
             wrong.append(f"{r['clip']}: tricks {cards['tricks']['wrong']}")
         ref = r.get("referee", {})
@@ -122,6 +123,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         "card_events": ident[1],
         "tricks_right": tricks[0],
         "tricks": tricks[1],
+        "tricks_seats_right": tricks[2],
         "events": {k: prf(*v) for k, v in sorted(events.items())},
         "referee_final_scores_equal": scores_equal,
         "referee_agreement_mean": round(agreement / n, 4) if n else None,
@@ -169,7 +171,8 @@ def main() -> int:
     print(f"clips {summary['clips']} (scenarios {', '.join(names)}; seeds {' '.join(map(str, args.seeds))})")
     print(f"card identity accuracy {summary['identity_accuracy']} over {summary['card_events']} card events "
           f"(floor {FLOORS['identity']})")
-    print(f"tricks assembled right {summary['tricks_right']}/{summary['tricks']}")
+    print(f"tricks assembled right {summary['tricks_right']}/{summary['tricks']} (cards, seats, lead, winner); "
+          f"seats and order right {summary['tricks_seats_right']}/{summary['tricks']}")
     print(f"{'event':<16}{'precision':>10}{'recall':>10}{'f1':>8}{'tp':>6}{'fp':>6}{'fn':>6}")
     for name, m in summary["events"].items():
         print(f"{name:<16}{m['precision']:>10.3f}{m['recall']:>10.3f}{m['f1']:>8.3f}{m['tp']:>6}{m['fp']:>6}{m['fn']:>6}")

@@ -292,8 +292,10 @@ def trick_agreement(game: str | None, detected: Sequence[TableEvent], truth: Seq
     winners_d = trick_winners(game, detected, inputs) if game else {}
     wrong = [n for n, cards in sorted(true_tricks.items())
              if found.get(n) != cards or (game is not None and winners_d.get(n) != winners_t.get(n))]
+    # the seats alone, in order: the trick built right whatever each card was read as
+    seats_right = sum(1 for n, cards in true_tricks.items() if [s for s, _ in found.get(n, [])] == [s for s, _ in cards])
     return {"right": len(true_tricks) - len(wrong), "tricks": len(true_tricks), "wrong": wrong,
-            "extra": sorted(set(found) - set(true_tricks))}
+            "seats_right": seats_right, "extra": sorted(set(found) - set(true_tricks))}
 
 
 def _lcs(a: Sequence[Any], b: Sequence[Any]) -> int:
