@@ -41,6 +41,14 @@ class ExtractorParams:
       never reaches zero. A longer window avoids closing a shot while a slow ball still creeps (and
       the referee judging early); a shorter one reports the end sooner. ``rest_speed`` is the speed
       below which a ball counts as not moving for contacts and cushions.
+    * ``struck_still_s``: how long an object must have been on the table without moving fast
+      before its moving off can start a shot. A piece
+      carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
+      fast while it is seen in the hand; no one strikes an object within a fraction of a second
+      of letting go of it. Longer ignores slower placing; shorter allows quicker strikes after a
+      placement. ``hidden_strike_s``: how long before the strike it may have been out of
+      sight (a flicking finger over a carrom striker hides it as it is aimed): an object seen
+      last longer ago and found elsewhere was moved by a hand, not struck.
     * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
       appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
@@ -55,6 +63,9 @@ class ExtractorParams:
       one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
       the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off
       one cushion closer than this are one bounce (a ball cannot leave and come back that fast).
+      ``unseen_bounce_frames``: the longest gap in a ball's sightings across which a bounce is
+      inferred (a hard-driven ball lost in its smear until it comes off the cushion); longer
+      gaps leave too many paths open and would report bounces that did not happen.
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
@@ -72,6 +83,8 @@ class ExtractorParams:
     still_smoothing: float = 0.35
     moving_window_s: float = 0.12
     rest_s: float = 0.4
+    struck_still_s: float = 0.25
+    hidden_strike_s: float = 0.2
     warmup_s: float = 0.5
     contact_tol_mm: float = 6.0
     turn_deg: float = 12.0
@@ -80,6 +93,7 @@ class ExtractorParams:
     cushion_tol_mm: float = 10.0
     bounce_eps_mm: float = 2.5
     bounce_gap_s: float = 0.2
+    unseen_bounce_frames: int = 5
     moved_mm: float = 25.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
@@ -130,6 +144,8 @@ class EventExtractor:
         self._hist: dict[str, list[tuple[float, int, float, float]]] = {}
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
+        self._last_fast: dict[str, float] = {}  # id -> when it was last seen moving fast
+        self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         self._cushions: tuple[Cushion, ...] = spec.cushions
 
     # -- the verb -------------------------------------------------------------------------------
@@ -173,16 +189,22 @@ class EventExtractor:
         for tr in visible:
             moving = tr.id in self._moving
             self._prev[tr.id] = _Prev(tr.x, tr.y, tr.vx if moving else 0.0, tr.vy if moving else 0.0, t, moving)
+            if tr.speed >= self.p.start_speed:
+                self._last_fast[tr.id] = t
+        for gone in set(self._last_fast) - {tr.id for tr in visible}:
+            del self._last_fast[gone]
+        self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
 
     # -- shot start and rest --------------------------------------------------------------------
     def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
-                  and tr.id in self._prev]
+                  and self._last_t - self._seen_at.get(tr.id, -1e9) <= self.p.hidden_strike_s
+                  and self._quiet_for(tr) >= self.p.struck_still_s]
         if not movers:
             return []
-        struck = self._struck(movers)
+        struck = self._striker_lost(visible, movers) or self._struck(movers)
         prev = self._prev[struck.id]
         self.in_shot = True
         self._shot = _ShotState(struck=struck.id, start_t=prev.t)
@@ -194,6 +216,23 @@ class EventExtractor:
         return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
+
+    def _quiet_for(self, tr: Track) -> float:
+        """How long, up to the previous frame, ``tr`` had been on the table without moving fast."""
+        since = max(tr.first_seen_t, self._last_fast.get(tr.id, tr.first_seen_t))
+        return self._last_t - since
+
+    def _striker_lost(self, visible: list[Track], movers: list[Track]) -> Track | None:
+        """Carrom: the striker is the only thing a player may flick. Flicked hard, it is a smear
+        the detector can lose for a frame or two, while the men it hit are seen moving off; if
+        the striker lay on the board, is lost now, and a piece is moving away from it, it was struck."""
+        if any(tr.label == "striker" for tr in movers):
+            return None
+        for tr in visible:
+            if tr.label == "striker" and tr.status == TrackStatus.MISSING and tr.id in self._prev \
+                    and self._quiet_for(tr) >= self.p.struck_still_s and any(_away(m, tr) for m in movers):
+                return tr
+        return None
 
     def _struck(self, movers: list[Track]) -> Track:
         """Which of the balls seen moving first was struck. The cue can send a ball into a touching
@@ -386,7 +425,8 @@ class EventExtractor:
                 nx, ny, c = _line(cushion)
                 inside = 1.0 if nx * (self.spec.length_mm / 2) + ny * (self.spec.width_mm / 2) - c > 0 else -1.0
                 dist = [inside * (nx * x + ny * y - c) for _, _, x, y in hist]
-                hit = self._bounce(hist, dist, tr.radius_mm, cushion) or self._fly_over(hist, dist, tr.radius_mm, cushion)
+                hit = self._bounce(hist, dist, tr.radius_mm, cushion) or self._fly_over(hist, dist, tr.radius_mm, cushion) \
+                    or self._bounce_unseen(hist, dist, tr.radius_mm, cushion)
                 if hit is None:
                     continue
                 when, when_frame = hit
@@ -431,6 +471,43 @@ class EventExtractor:
             frame = fb + max(0, math.ceil((t_hit - tb) / max(step, 1e-6) - 1e-6))
             return t_hit, frame
         return None
+
+    def _bounce_unseen(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
+                       cushion: Cushion) -> tuple[float, int] | None:
+        """A ball driven hard into a near cushion can be a smear the detector loses until it has
+        bounced. Found again, moving away from the cushion on a line that, run back in time,
+        reaches the cushion during the frames it was unseen, and having been far enough from the
+        cushion before to get there at a speed like the one it comes back with, it bounced there
+        (a straight roll cannot come out of a cushion)."""
+        if len(hist) < 3:
+            return None
+        (ta, fa, xa, ya), (tb, fb, xb, yb), (tc, _, xc, yc) = hist[-3], hist[-2], hist[-1]
+        na, nb, nc = dist[-3], dist[-2], dist[-1]
+        if not 2 <= fb - fa <= self.p.unseen_bounce_frames or tc <= tb or tb <= ta:
+            return None  # no gap (_bounce reads it from the positions), or too long to say
+        s2 = (nc - nb) / (tc - tb)
+        if s2 * (tb - ta) < self.p.bounce_eps_mm * (fb - fa) or nb <= radius:
+            return None
+        t_hit = tb - (nb - radius) / s2
+        if not ta < t_hit < tb or na <= radius:
+            return None
+        s1 = (na - radius) / (t_hit - ta)
+        if not 0.5 * s2 <= s1 <= 3.0 * s2:
+            return None  # it could not have got there in time, or would have come back faster
+        # Along the cushion the ball keeps most of its speed: the way in (from where it was last
+        # seen to the point of impact) and the way out must agree.
+        (x0, y0), (x1, y1) = cushion.a, cushion.b
+        ln = math.hypot(x1 - x0, y1 - y0) or 1.0
+        ux, uy = (x1 - x0) / ln, (y1 - y0) / ln
+        out_t = ((xc - xb) * ux + (yc - yb) * uy) / (tc - tb)
+        hit_t = (xb * ux + yb * uy) - out_t * (tb - t_hit)
+        in_t = (hit_t - (xa * ux + ya * uy)) / (t_hit - ta)
+        if abs(in_t - out_t) > 0.5 * math.hypot(out_t, s2) + 150.0:
+            return None
+        if not _within_segment(cushion, xb, yb, 0.5 * radius) or self._in_pocket_mouth(xb, yb, radius):
+            return None
+        step = (tb - ta) / (fb - fa)
+        return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))
 
     def _fly_over(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
                   cushion: Cushion) -> tuple[float, int] | None:
@@ -513,10 +590,16 @@ class EventExtractor:
     def _off_surface(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball whose centre goes beyond the cushions has left the playing surface (a camera
         still sees it in the air over the rail); if it comes back onto the cloth by itself, it
-        left and ``returned``. One that never comes back is reported when its track ends."""
+        left and ``returned``; so has one the tracker lost at the edge heading out and found again
+        later (``Track.left_t``: it flew out of sight). One that never comes back is reported
+        when its track ends."""
         events: list[TableEvent] = []
         L, W = self.spec.length_mm, self.spec.width_mm
         for tr in visible:
+            if tr.left_t is not None and tr.id not in self._off and tr.status == TrackStatus.VISIBLE:
+                events.append(TableEvent(t=tr.left_t, frame=_frame_at(self._frame_t, tr.left_t, frame),
+                                         type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": True}))
+                continue
             outside = tr.x < -self.p.off_margin_mm or tr.y < -self.p.off_margin_mm or \
                 tr.x > L + self.p.off_margin_mm or tr.y > W + self.p.off_margin_mm
             if outside and tr.id not in self._off:
@@ -627,6 +710,13 @@ class EventExtractor:
 
 
 _ORDER = {EventType.SHOT_START: 0, EventType.CONTACT: 1, EventType.CUSHION: 2, EventType.POT: 3, EventType.AT_REST: 8}
+
+
+def _away(mover: Track, source: Track) -> bool:
+    """Is ``mover`` heading away from ``source`` (within 60 degrees), as a piece it hit would?"""
+    dx, dy = mover.x - source.x, mover.y - source.y
+    n = math.hypot(dx, dy) * mover.speed
+    return n > 0 and (mover.vx * dx + mover.vy * dy) / n > 0.5
 
 
 def _line(c: Cushion) -> tuple[float, float, float]:

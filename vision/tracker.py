@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
-from tableref.vision.detect import Detection
+from tableref.vision.detect import CARROM_GROUPS, Detection
 
 
 class TrackStatus(StrEnum):
@@ -64,6 +64,10 @@ class Track:
     first_seen_t: float
     hole: str | None = None
     score: float = 1.0
+    #: Set on the frame a ball is seen again after it was lost at the edge heading off the table
+    #: for longer than a pot takes to confirm: when it was last seen before it left. It jumped the
+    #: rail, unseen over the floor or the frame, and came back (``off_table`` with ``returned``).
+    left_t: float | None = None
 
     @property
     def speed(self) -> float:
@@ -110,6 +114,9 @@ class _State:
     hole: str | None = None
     score: float = 1.0
     votes: Counter[str] = field(default_factory=Counter)
+    left_t: float | None = None
+    seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
+    seen_y: float = 0.0
 
     @property
     def label(self) -> str:
@@ -136,11 +143,25 @@ class Tracker:
     * ``occlusion_s``: how long a missing ball that is not over a hole is kept at its last position
       (a hand or cue over it) before it is declared removed.
     * ``off_speed_mm_s`` and ``edge_mm``: a ball last seen within ``edge_mm`` of the surface's edge and
-      moving outward faster than this has left the table, rather than being hidden.
+      moving outward faster than this has left the table, rather than being hidden, once it has
+      stayed unseen for ``off_confirm_s``: a ball driven hard into a cushion is a smear the
+      detector can lose for a few frames and comes back off the cushion; one that jumped the
+      rail does not. Longer keeps more hard bounces; shorter reports a ball off sooner (the
+      event is dated to its last sighting either way).
     * ``max_jump_mm``: in a second pass, how far a track may jump to a detection of its own label
       when nothing nearer matched: a ball struck hard from rest moves 100-300 mm in one frame.
       Larger keeps identity through the hardest shots; smaller avoids pairing a vanished ball
-      with a different one of the same label elsewhere.
+      with a different one of the same label elsewhere. A *missing* track of a one-of-a-kind label
+      (a pool number, the queen, the striker) takes its label at any distance.
+    * ``overlap``: an unmatched detection whose centre is nearer than this fraction of the summed
+      radii to a detection already matched this frame is the same object seen twice, not a new
+      one. Higher suppresses more doubles; lower lets two touching objects both be born.
+    * ``coast_hits``: sightings a track needs before a hidden one coasts along its velocity (and
+      may coast into a hole): fewer follows a new ball under a cue sooner, more ignores the wild
+      velocity of a track paired wrongly once. ``coast_hole_mm``: a hidden ball coasting onto a
+      hole counts as potted only within this distance of where it was last seen (a ball rolling
+      in under a cue); farther, the prediction is a guess, and the referee must not be told of a
+      pot no one saw near its hole. Coasting stops at the cushions.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -148,7 +169,9 @@ class Tracker:
     def __init__(self, spec: TableSpec, *, gate_mm: float = 70.0, gate_speed: float = 0.6,
                  label_penalty_mm: float = 150.0, confirm_hits: int = 2, pot_confirm_s: float = 0.12,
                  occlusion_s: float = 1.2, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
-                 smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0) -> None:
+                 smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
+                 overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
+                 coast_hole_mm: float = 60.0) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -161,6 +184,10 @@ class Tracker:
         self.smoothing = smoothing
         self.hole_margin_mm = hole_margin_mm
         self.max_jump_mm = max_jump_mm
+        self.overlap = overlap
+        self.coast_hits = coast_hits
+        self.off_confirm_s = off_confirm_s
+        self.coast_hole_mm = coast_hole_mm
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -171,17 +198,24 @@ class Tracker:
         self._t = t
         dets = [d for d in detections if d.x_mm is not None and d.y_mm is not None]
         alive = [s for s in self._tracks if s.status in ALIVE]
-        pairs = self._associate(alive, dets, dt)
+        # Confirmed tracks choose first: a track born a frame ago from a stray detection (the far
+        # end of a smear) must not take the detection of an object followed for seconds.
+        pairs = self._associate([s for s in alive if s.confirmed], dets, dt)
+        left = [d for d in dets if id(d) not in {id(d) for _, d in pairs}]
+        pairs += self._associate([s for s in alive if not s.confirmed], left, dt)
         matched_tracks = {id(s) for s, _ in pairs}
         matched_dets = {id(d) for _, d in pairs}
+        swept = [self._sweep(s, d) for s, d in pairs]
         for s, d in pairs:
             self._observe(s, d, t, dt)
         for s in alive:
             if id(s) not in matched_tracks:
                 self._miss(s, t, dt)
-        for d in dets:
-            if id(d) not in matched_dets:
+        taken = [d for _, d in pairs]
+        for d in sorted(dets, key=lambda d: -d.score):
+            if id(d) not in matched_dets and not self._overlaps(d, taken) and not self._in_swept(d, swept):
                 self._spawn(d, t)
+                taken.append(d)
         self._relabel()
         ended = [s for s in self._tracks if s.status not in ALIVE and s.confirmed]
         self._tracks = [s for s in self._tracks if s.status in ALIVE]
@@ -224,7 +258,10 @@ class Tracker:
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
-                    elif dist <= self.max_jump_mm:
+                    elif dist <= self.max_jump_mm or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS):
+                        # Only one object carries a numbered label (ball-9, queen, striker): when
+                        # its track is lost, that label seen anywhere is it, moved by a hand or
+                        # lost in a smear, not a second one.
                         jump.append((dist, i, j))
                 elif dist <= gate:
                     other.append((dist + self.label_penalty_mm, i, j))
@@ -247,10 +284,15 @@ class Tracker:
 
     @staticmethod
     def _family(group: str) -> str:
+        """Groups a misread can confuse: every pool ball with every other, every carrom disc with
+        every other (a white man smeared by fast motion measures as large as the striker; a man
+        beside the queen takes its tint), so that the label-penalty pass can still keep the track."""
         if group.startswith("pin"):
             return "pin"
         if group in ("cue", "solid", "stripe", "eight"):
             return "pool"
+        if group in CARROM_GROUPS:
+            return "carrom"
         return group
 
     def _compatible(self, s: _State, d: Detection) -> bool:
@@ -263,12 +305,17 @@ class Tracker:
     # -- track life -----------------------------------------------------------------------------
     def _observe(self, s: _State, d: Detection, t: float, dt: float) -> None:
         assert d.x_mm is not None and d.y_mm is not None
+        s.left_t = None
+        if s.status == TrackStatus.MISSING and s.missing_since is not None and self._leaving(s) \
+                and t - s.missing_since >= self.pot_confirm_s:
+            s.left_t = s.last_seen_t  # it went over the rail and came back (see Track.left_t)
         if dt > 0 and s.hits > 0:
             gap = max(dt, t - s.last_seen_t)
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
         s.x, s.y = d.x_mm, d.y_mm
+        s.seen_x, s.seen_y = d.x_mm, d.y_mm
         s.hits += 1
         s.last_seen_t = t
         s.missing_since = None
@@ -296,24 +343,64 @@ class Tracker:
             s.vx = s.vy = 0.0
             return
         if self._leaving(s):
-            if gone >= self.pot_confirm_s:
+            if gone >= self.off_confirm_s:
                 s.status = TrackStatus.OFF_TABLE
             return
-        # Hidden: coast briefly (a ball under a cue keeps rolling), then hold still.
-        if gone < 0.2 and dt > 0:
-            s.x, s.y = s.x + s.vx * dt, s.y + s.vy * dt
+        # Hidden: coast briefly (a ball under a cue keeps rolling), then hold still. A track seen
+        # only a few times has no velocity worth following (one bad pairing makes it huge).
+        if gone < 0.2 and dt > 0 and s.hits >= self.coast_hits:
+            r = s.radius_mm
+            s.x = min(max(s.x + s.vx * dt, r), self.spec.length_mm - r)
+            s.y = min(max(s.y + s.vy * dt, r), self.spec.width_mm - r)
         else:
             s.vx = s.vy = 0.0
-        if s.hole is None:
+        if s.hole is None and math.hypot(s.x - s.seen_x, s.y - s.seen_y) <= self.coast_hole_mm:
             s.hole = self._hole_under(s)
         if gone >= self.occlusion_s:
             s.status = TrackStatus.REMOVED
+
+    def _overlaps(self, d: Detection, taken: list[Detection]) -> bool:
+        """A second detection on an object already matched this frame (a smear split in two, a
+        ring read apart from its disc): two solid objects cannot overlap by more than
+        ``overlap`` of their radii, so it is not a new object."""
+        assert d.x_mm is not None and d.y_mm is not None
+        r = self._radius_for(d)
+        for o in taken:
+            assert o.x_mm is not None and o.y_mm is not None
+            if self._family(o.group) == self._family(d.group) and not d.group.startswith("pin") and \
+                    math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) < self.overlap * (r + self._radius_for(o)):
+                return True
+        return False
+
+    def _sweep(self, s: _State, d: Detection) -> tuple[float, float, float, float, float]:
+        """The stretch a matched object covered this frame (from where it was to half a step past
+        where it is now, as a motion smear reaches) and its radius."""
+        assert d.x_mm is not None and d.y_mm is not None
+        ex, ey = d.x_mm + 0.5 * (d.x_mm - s.x), d.y_mm + 0.5 * (d.y_mm - s.y)
+        return s.x, s.y, ex, ey, s.radius_mm
+
+    def _in_swept(self, d: Detection, swept: list[tuple[float, float, float, float, float]]) -> bool:
+        """No new object can appear where another just rolled through (it would have been hit):
+        a detection there is a piece of that object's smear."""
+        assert d.x_mm is not None and d.y_mm is not None
+        if d.group.startswith("pin"):
+            return False
+        r = self._radius_for(d)
+        for x0, y0, x1, y1, rs in swept:
+            dx, dy = x1 - x0, y1 - y0
+            n2 = dx * dx + dy * dy
+            if n2 < (2.0 * rs) ** 2:
+                continue  # it barely moved: _overlaps covers it
+            u = max(0.0, min(1.0, ((d.x_mm - x0) * dx + (d.y_mm - y0) * dy) / n2))
+            if math.hypot(d.x_mm - (x0 + u * dx), d.y_mm - (y0 + u * dy)) < rs + 0.5 * r:
+                return True
+        return False
 
     def _spawn(self, d: Detection, t: float) -> None:
         assert d.x_mm is not None and d.y_mm is not None
         radius = self._radius_for(d)
         s = _State(key=self._next_key, id=f"tmp-{self._next_key}", group=d.group, x=d.x_mm, y=d.y_mm,
-                   radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score)
+                   radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm)
         s.votes[d.label] += d.score
         self._next_key += 1
         if self.confirm_hits <= 1:
@@ -370,13 +457,15 @@ class Tracker:
         speed = math.hypot(s.vx, s.vy)
         if speed < self.off_speed_mm_s:
             return False
+        # Judged where it was last *seen*: a ball coasting unseen never crosses a cushion.
         L, W = self.spec.length_mm, self.spec.width_mm
-        near = (s.x < self.edge_mm and s.vx < 0) or (s.x > L - self.edge_mm and s.vx > 0) \
-            or (s.y < self.edge_mm and s.vy < 0) or (s.y > W - self.edge_mm and s.vy > 0)
+        x, y = s.seen_x, s.seen_y
+        near = (x < self.edge_mm and s.vx < 0) or (x > L - self.edge_mm and s.vx > 0) \
+            or (y < self.edge_mm and s.vy < 0) or (y > W - self.edge_mm and s.vy > 0)
         return near
 
     # -- output ---------------------------------------------------------------------------------
     def _as_track(self, s: _State) -> Track:
         return Track(id=s.id, label=s.label, group=s.group, x=s.x, y=s.y, vx=s.vx, vy=s.vy,
                      radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
-                     first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3))
+                     first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t)

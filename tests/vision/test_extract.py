@@ -62,3 +62,55 @@ def test_events_from_noisy_positions_meet_the_floors(game: str) -> None:
         assert per[EventType.BAULK_ENTRY.value].f1 >= 0.98
     if game == "carroms":
         assert per[EventType.BASELINE_CROSS.value].f1 >= 0.95
+
+
+def _carrom_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    """Detections (label, x, y) per frame through the tracker and the extractor on a carrom board."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("carrom")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    for i, dets in enumerate(frames):
+        ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return found
+
+
+def test_a_striker_carried_in_by_hand_and_set_down_starts_no_shot() -> None:
+    men = [("white", 300.0, 300.0), ("black", 420.0, 360.0)]
+    frames = [list(men) for _ in range(30)]
+    frames += [[*men, ("striker", 370.0, 760.0 - 15.0 * k)] for k in range(10)]  # seen in the hand
+    frames += [[*men, ("striker", 370.0, 622.0)] for _ in range(40)]
+    found = _carrom_run(frames)
+    assert [e.type for e in found if e.type is EventType.SHOT_START] == []
+    assert [e.type for e in found if e.type is EventType.PLACED] == [EventType.PLACED]
+
+
+def test_a_striker_lost_in_its_own_smear_is_the_struck_piece() -> None:
+    """Flicked hard, the striker is not found for two frames while the man it hit moves off."""
+    frames = [[("white", 370.0, 400.0), ("striker", 370.0, 622.0)] for _ in range(30)]
+    frames += [[("white", 370.0, 400.0 - 60.0 * k)] for k in range(1, 3)]
+    frames += [[("white", 370.0, 280.0 - 50.0 * k), ("striker", 370.0, 480.0 + 5.0 * k)] for k in range(1, 6)]
+    found = _carrom_run(frames)
+    starts = [e for e in found if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("striker",)]
+    assert starts[0].frame is not None and abs(starts[0].frame - 29) <= 1
+
+
+def test_a_bounce_the_camera_lost_in_the_smear_is_still_a_cushion() -> None:
+    """A man near the top cushion, hit by the striker, is not found from the moment it moves
+    until it has come off the cushion: the line it comes back on reaches the cushion in the
+    frames it was unseen, from where it lay: it bounced there."""
+    frames = [[("white", 370.0, 200.0), ("striker", 370.0, 330.0)] for _ in range(30)]
+    k_touch = 1.0 + (270.0 - 236.5) / 60.0  # the striker, 60 mm a frame, reaches the man
+    k_hit = k_touch + (200.0 - 15.9) / 50.0  # the man, 50 mm a frame, reaches the cushion
+    for k in range(1, 14):
+        striker = ("striker", 370.0, 330.0 - 60.0 * k if k < k_touch else 236.5)
+        seen = k < k_touch or k > k_hit
+        man = 200.0 if k < k_touch else 15.9 + 35.0 * (k - k_hit)
+        frames.append([striker] + ([("white", 370.0, man)] if seen else []))
+    found = _carrom_run(frames)
+    hits = [e for e in found if e.type is EventType.CUSHION]
+    assert [(e.objects, e.where) for e in hits] == [(("white-1",), "cushion-top")]
+    assert hits[0].frame is not None and abs(hits[0].frame - (29 + k_hit)) <= 1.5

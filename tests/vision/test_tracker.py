@@ -79,3 +79,81 @@ def test_update_with_no_detections_still_ages_tracks_until_removed() -> None:
     seen = [tracker.update([], i / FPS, i) for i in range(2, 30)]
     final = [tr.status for out in seen for tr in out.tracks]
     assert TrackStatus.REMOVED in final and seen[-1].tracks == ()
+
+
+CARROM = load_table("carrom")
+
+
+def test_a_carrom_man_smeared_into_a_striker_lookalike_keeps_its_track() -> None:
+    """A white man struck hard is a smear the size of the striker for a frame: the track follows
+    it rather than a second, false striker being born (which would later be 'potted')."""
+    tracker = Tracker(CARROM)
+    for i in range(6):
+        tracker.update([det("white", "white", 300, 300), det("striker", "striker", 370, 622)], i / FPS, i)
+    seen: set[str] = set()
+    for i in range(6, 12):
+        x = 300 + 25 * (i - 5)
+        label = "striker" if i in (8, 9) else "white"
+        out = tracker.update([det(label, label, x, 300), det("striker", "striker", 370, 622)], i / FPS, i)
+        seen |= {tr.id for tr in out.tracks}
+    assert seen == {"white-1", "striker"}
+    assert out.by_id()["white-1"].x == 300 + 25 * 6
+
+
+def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
+    """The striker lifted by hand and set down far away: one striker, never 'striker-dup'."""
+    tracker = Tracker(CARROM)
+    for i in range(5):
+        tracker.update([det("striker", "striker", 600, 150)], i / FPS, i)
+    for i in range(5, 15):
+        tracker.update([], i / FPS, i)  # in the hand, out of sight
+    for i in range(15, 18):
+        out = tracker.update([det("striker", "striker", 250, 622)], i / FPS, i)
+    assert [tr.id for tr in out.tracks] == ["striker"]
+    assert out.tracks[0].x == 250
+
+
+def test_a_doubled_detection_is_not_a_second_object() -> None:
+    tracker = Tracker(CARROM)
+    for i in range(4):
+        out = tracker.update([det("striker", "striker", 400, 400), det("queen", "queen", 408, 405, 0.6)], i / FPS, i)
+    assert [tr.id for tr in out.tracks] == ["striker"]
+
+
+def test_a_ball_lost_far_from_any_edge_or_hole_is_neither_off_the_table_nor_potted() -> None:
+    """A track paired wrongly once gets a wild velocity; coasting on it must not carry the ball
+    over a cushion or into a pocket no one saw it near."""
+    tracker = Tracker(CARROM)
+    statuses: set[TrackStatus] = set()
+    for i in range(6):
+        tracker.update([det("white", "white", 300, 300)], i / FPS, i)
+    tracker.update([det("white", "white", 420, 420)], 6 / FPS, 6)  # a jump: about 5 m/s towards a corner
+    for i in range(7, 60):
+        out = tracker.update([], i / FPS, i)
+        statuses |= {tr.status for tr in out.tracks}
+    assert TrackStatus.OFF_TABLE not in statuses and TrackStatus.POTTED not in statuses
+    assert TrackStatus.REMOVED in statuses
+
+
+def test_a_ball_seen_leaving_over_the_rail_is_off_the_table() -> None:
+    tracker = Tracker(CARROM)
+    for i in range(6):
+        tracker.update([det("white", "white", 370, 160 - 25 * i)], i / FPS, i)
+    statuses: set[TrackStatus] = set()
+    for i in range(6, 40):
+        out = tracker.update([], i / FPS, i)
+        statuses |= {tr.status for tr in out.tracks}
+    assert TrackStatus.OFF_TABLE in statuses
+
+
+def test_a_ball_lost_over_the_rail_and_found_again_carries_when_it_left() -> None:
+    tracker = Tracker(BAR)
+    for i in range(6):
+        tracker.update([det("white", "white", 400 + 90 * i, 150 - 25 * i)], i / FPS, i)
+    for i in range(6, 13):
+        tracker.update([], i / FPS, i)  # in the air beyond the cushion, out of the camera's sight
+    out = tracker.update([det("white", "white", 1200, 40)], 13 / FPS, 13)
+    (track,) = out.tracks
+    assert track.status is TrackStatus.VISIBLE and track.left_t == 5 / FPS
+    out = tracker.update([det("white", "white", 1240, 50)], 14 / FPS, 14)
+    assert out.tracks[0].left_t is None
