@@ -26,79 +26,11 @@ from dataclasses import dataclass, field
 
 from tableref.calibration.spec import Cushion, TableSpec
 from tableref.events import EventType, TableEvent
+from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
+from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
-
-@dataclass(frozen=True)
-class ExtractorParams:
-    """Thresholds of the event extractor and what each one trades.
-
-    * ``start_speed``: speed (mm/s) a resting ball must reach to start a shot. Lower catches the
-      softest touches; higher ignores tracking jitter and a ball nudged by hand.
-    * ``still_mm`` and ``rest_s``: an object is still once it has stayed within ``still_mm`` of
-      where it stopped; when everything has been still for ``rest_s`` the shot is over, dated to
-      when the last object stopped. Displacement, not speed, decides: speed from noisy positions
-      never reaches zero. A longer window avoids closing a shot while a slow ball still creeps (and
-      the referee judging early); a shorter one reports the end sooner. ``rest_speed`` is the speed
-      below which a ball counts as not moving for contacts and cushions.
-    * ``struck_still_s``: how long an object must have been on the table without moving fast
-      before its moving off can start a shot. A piece
-      carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
-      fast while it is seen in the hand; no one strikes an object within a fraction of a second
-      of letting go of it. Longer ignores slower placing; shorter allows quicker strikes after a
-      placement. ``hidden_strike_s``: how long before the strike it may have been out of
-      sight (a flicking finger over a carrom striker hides it as it is aimed): an object seen
-      last longer ago and found elsewhere was moved by a hand, not struck.
-    * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
-      appears after this long was put there by hand.
-    * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
-      the sum of radii; covers detection noise. Larger finds glancing kisses, smaller avoids
-      near-misses counted as contacts.
-    * ``turn_deg`` and ``speed_change``: how much a velocity must turn, or its speed change
-      (fraction), for a collision to be believed. Guards against noise on straight rolls.
-    * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
-      touching before a new contact between them is reported.
-    * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
-    * ``bounce_eps_mm``: how much nearer, then farther, a ball must get from a cushion line (over
-      one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
-      the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off
-      one cushion closer than this are one bounce (a ball cannot leave and come back that fast).
-      ``unseen_bounce_frames``: the longest gap in a ball's sightings across which a bounce is
-      inferred (a hard-driven ball lost in its smear until it comes off the cushion); longer
-      gaps leave too many paths open and would report bounces that did not happen.
-    * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
-    * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
-      playing surface (a ball pressed into a cushion never gets there).
-    * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
-    * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
-    * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
-      within this distance of its spot: pins stand on their spots when play starts, and a
-      calibration a couple of centimetres off (a venue's automatic one) must not make every pin
-      "moved" at the first rest. Farther than this from its spot, the spot is the reference.
-    """
-
-    start_speed: float = 250.0
-    rest_speed: float = 60.0
-    still_mm: float = 4.0
-    still_smoothing: float = 0.35
-    moving_window_s: float = 0.12
-    rest_s: float = 0.4
-    struck_still_s: float = 0.25
-    hidden_strike_s: float = 0.2
-    warmup_s: float = 0.5
-    contact_tol_mm: float = 6.0
-    turn_deg: float = 12.0
-    speed_change: float = 0.15
-    separation_mm: float = 8.0
-    cushion_tol_mm: float = 10.0
-    bounce_eps_mm: float = 2.5
-    bounce_gap_s: float = 0.2
-    unseen_bounce_frames: int = 5
-    moved_mm: float = 25.0
-    off_margin_mm: float = 5.0
-    pin_confirm_frames: int = 3
-    pin_moved_mm: float = 8.0
-    pin_seen_mm: float = 40.0
+__all__ = ["EventExtractor", "ExtractorParams"]
 
 
 @dataclass
@@ -422,11 +354,12 @@ class EventExtractor:
                 continue
             for cushion in self._cushions:
                 key = (tr.id, cushion.id)
-                nx, ny, c = _line(cushion)
+                nx, ny, c = line(cushion)
                 inside = 1.0 if nx * (self.spec.length_mm / 2) + ny * (self.spec.width_mm / 2) - c > 0 else -1.0
                 dist = [inside * (nx * x + ny * y - c) for _, _, x, y in hist]
-                hit = self._bounce(hist, dist, tr.radius_mm, cushion) or self._fly_over(hist, dist, tr.radius_mm, cushion) \
-                    or self._bounce_unseen(hist, dist, tr.radius_mm, cushion)
+                hit = bounce(self.p, self.spec, hist, dist, tr.radius_mm, cushion) \
+                    or fly_over(self.p, hist, dist, tr.radius_mm, cushion) \
+                    or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
                 if hit is None:
                     continue
                 when, when_frame = hit
@@ -437,94 +370,6 @@ class EventExtractor:
                 events.append(TableEvent(t=when, frame=when_frame, type=EventType.CUSHION, objects=(tr.id,),
                                          where=cushion.id))
         return events
-
-    def _bounce(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
-                cushion: Cushion) -> tuple[float, int] | None:
-        """Fit the approach (two positions before) and the rebound (two after) as straight lines in
-        distance-to-cushion over time; a cushion bounce is where they meet, at one radius from the
-        nose. A ball deflected by another ball near a cushion makes a V too, but its lines meet
-        where the other ball was, not at the cushion."""
-        for w in (1, 2):
-            if len(hist) < 3 * w + 1:
-                continue
-            idx = (-1 - 3 * w, -1 - 2 * w, -1 - w, -1)
-            (ta, fa, _, _), (tb, fb, xb, yb), (tc, _, xc, yc), (td, _, _, _) = (hist[i] for i in idx)
-            na, nb, nc, nd = (dist[i] for i in idx)
-            if tb <= ta or td <= tc or tc <= tb:
-                continue
-            s1 = (nb - na) / (tb - ta)
-            s2 = (nd - nc) / (td - tc)
-            v_min = self.p.bounce_eps_mm / (tb - ta)
-            if s1 > -v_min or s2 < 0.2 * v_min or s2 - s1 < 1e-6:
-                continue
-            t_hit = (nc - na + s1 * ta - s2 * tc) / (s1 - s2)
-            n_hit = na + s1 * (t_hit - ta)
-            step = (tc - tb) / w
-            if not (tb - 0.6 * step <= t_hit <= tc + 0.6 * step):
-                continue
-            if abs(n_hit - radius) > self.p.cushion_tol_mm:
-                continue
-            if not (_within_segment(cushion, xb, yb, 0.5 * radius) or _within_segment(cushion, xc, yc, 0.5 * radius)):
-                continue
-            if self._in_pocket_mouth(xb, yb, radius) or self._in_pocket_mouth(xc, yc, radius):
-                continue  # a rattle in the jaws of a pocket is not a cushion
-            frame = fb + max(0, math.ceil((t_hit - tb) / max(step, 1e-6) - 1e-6))
-            return t_hit, frame
-        return None
-
-    def _bounce_unseen(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
-                       cushion: Cushion) -> tuple[float, int] | None:
-        """A ball driven hard into a near cushion can be a smear the detector loses until it has
-        bounced. Found again, moving away from the cushion on a line that, run back in time,
-        reaches the cushion during the frames it was unseen, and having been far enough from the
-        cushion before to get there at a speed like the one it comes back with, it bounced there
-        (a straight roll cannot come out of a cushion)."""
-        if len(hist) < 3:
-            return None
-        (ta, fa, xa, ya), (tb, fb, xb, yb), (tc, _, xc, yc) = hist[-3], hist[-2], hist[-1]
-        na, nb, nc = dist[-3], dist[-2], dist[-1]
-        if not 2 <= fb - fa <= self.p.unseen_bounce_frames or tc <= tb or tb <= ta:
-            return None  # no gap (_bounce reads it from the positions), or too long to say
-        s2 = (nc - nb) / (tc - tb)
-        if s2 * (tb - ta) < self.p.bounce_eps_mm * (fb - fa) or nb <= radius:
-            return None
-        t_hit = tb - (nb - radius) / s2
-        if not ta < t_hit < tb or na <= radius:
-            return None
-        s1 = (na - radius) / (t_hit - ta)
-        if not 0.5 * s2 <= s1 <= 3.0 * s2:
-            return None  # it could not have got there in time, or would have come back faster
-        # Along the cushion the ball keeps most of its speed: the way in (from where it was last
-        # seen to the point of impact) and the way out must agree.
-        (x0, y0), (x1, y1) = cushion.a, cushion.b
-        ln = math.hypot(x1 - x0, y1 - y0) or 1.0
-        ux, uy = (x1 - x0) / ln, (y1 - y0) / ln
-        out_t = ((xc - xb) * ux + (yc - yb) * uy) / (tc - tb)
-        hit_t = (xb * ux + yb * uy) - out_t * (tb - t_hit)
-        in_t = (hit_t - (xa * ux + ya * uy)) / (t_hit - ta)
-        if abs(in_t - out_t) > 0.5 * math.hypot(out_t, s2) + 150.0:
-            return None
-        if not _within_segment(cushion, xb, yb, 0.5 * radius) or self._in_pocket_mouth(xb, yb, radius):
-            return None
-        step = (tb - ta) / (fb - fa)
-        return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))
-
-    def _fly_over(self, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
-                  cushion: Cushion) -> tuple[float, int] | None:
-        """A ball jumping the table touches the cushion on its way over: its centre goes from the
-        cloth side of the nose to beyond it, which no rolling ball can do."""
-        (ta, fa, _, _), (tb, _, xb, yb) = hist[-2], hist[-1]
-        na, nb = dist[-2], dist[-1]
-        if not (na >= radius - 1.0 and nb < radius - self.p.off_margin_mm) or na <= nb:
-            return None
-        if not _within_segment(cushion, xb, yb, radius):
-            return None
-        when = ta + (na - radius) / (na - nb) * (tb - ta) if na > radius else ta
-        return when, fa + (1 if when > ta + 1e-9 else 0)
-
-    def _in_pocket_mouth(self, x: float, y: float, radius: float) -> bool:
-        return any(math.hypot(x - h.x, y - h.y) < h.radius + 0.5 * radius
-                   for h in self.spec.holes if h.id.startswith("pocket"))
 
     # -- places -----------------------------------------------------------------------------------
     def _baulk(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
@@ -717,23 +562,6 @@ def _away(mover: Track, source: Track) -> bool:
     dx, dy = mover.x - source.x, mover.y - source.y
     n = math.hypot(dx, dy) * mover.speed
     return n > 0 and (mover.vx * dx + mover.vy * dy) / n > 0.5
-
-
-def _line(c: Cushion) -> tuple[float, float, float]:
-    (x0, y0), (x1, y1) = c.a, c.b
-    nx, ny = y1 - y0, -(x1 - x0)
-    n = math.hypot(nx, ny) or 1.0
-    nx, ny = nx / n, ny / n
-    return nx, ny, nx * x0 + ny * y0
-
-
-def _within_segment(c: Cushion, x: float, y: float, margin: float) -> bool:
-    (x0, y0), (x1, y1) = c.a, c.b
-    dx, dy = x1 - x0, y1 - y0
-    length2 = dx * dx + dy * dy or 1.0
-    u = ((x - x0) * dx + (y - y0) * dy) / length2
-    pad = margin / math.sqrt(length2)
-    return -pad <= u <= 1 + pad
 
 
 def _segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -1,0 +1,121 @@
+"""Cushion bounces read from a ball's recent positions (used by :mod:`tableref.vision.extract`).
+
+Each reader gets the ball's last sightings (t, frame, x, y) and their distances to one cushion
+line, inside positive, and answers when (time and frame) the ball touched that cushion, or None.
+"""
+
+from __future__ import annotations
+
+import math
+
+from tableref.calibration.spec import Cushion, TableSpec
+from tableref.vision.extract_params import ExtractorParams
+
+
+def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, float, float]], dist: list[float],
+           radius: float, cushion: Cushion) -> tuple[float, int] | None:
+    """Fit the approach (two positions before) and the rebound (two after) as straight lines in
+    distance-to-cushion over time; a cushion bounce is where they meet, at one radius from the
+    nose. A ball deflected by another ball near a cushion makes a V too, but its lines meet
+    where the other ball was, not at the cushion."""
+    for w in (1, 2):
+        if len(hist) < 3 * w + 1:
+            continue
+        idx = (-1 - 3 * w, -1 - 2 * w, -1 - w, -1)
+        (ta, fa, _, _), (tb, fb, xb, yb), (tc, _, xc, yc), (td, _, _, _) = (hist[i] for i in idx)
+        na, nb, nc, nd = (dist[i] for i in idx)
+        if tb <= ta or td <= tc or tc <= tb:
+            continue
+        s1 = (nb - na) / (tb - ta)
+        s2 = (nd - nc) / (td - tc)
+        v_min = p.bounce_eps_mm / (tb - ta)
+        if s1 > -v_min or s2 < 0.2 * v_min or s2 - s1 < 1e-6:
+            continue
+        t_hit = (nc - na + s1 * ta - s2 * tc) / (s1 - s2)
+        n_hit = na + s1 * (t_hit - ta)
+        step = (tc - tb) / w
+        if not (tb - 0.6 * step <= t_hit <= tc + 0.6 * step):
+            continue
+        if abs(n_hit - radius) > p.cushion_tol_mm:
+            continue
+        if not (within_segment(cushion, xb, yb, 0.5 * radius) or within_segment(cushion, xc, yc, 0.5 * radius)):
+            continue
+        if in_pocket_mouth(spec, xb, yb, radius) or in_pocket_mouth(spec, xc, yc, radius):
+            continue  # a rattle in the jaws of a pocket is not a cushion
+        frame = fb + max(0, math.ceil((t_hit - tb) / max(step, 1e-6) - 1e-6))
+        return t_hit, frame
+    return None
+
+def bounce_unseen(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, float, float]],
+                  dist: list[float], radius: float, cushion: Cushion) -> tuple[float, int] | None:
+    """A ball driven hard into a near cushion can be a smear the detector loses until it has
+    bounced. Found again, moving away from the cushion on a line that, run back in time,
+    reaches the cushion during the frames it was unseen, and having been far enough from the
+    cushion before to get there at a speed like the one it comes back with, it bounced there
+    (a straight roll cannot come out of a cushion)."""
+    if len(hist) < 3:
+        return None
+    (ta, fa, xa, ya), (tb, fb, xb, yb), (tc, _, xc, yc) = hist[-3], hist[-2], hist[-1]
+    na, nb, nc = dist[-3], dist[-2], dist[-1]
+    if not 2 <= fb - fa <= p.unseen_bounce_frames or tc <= tb or tb <= ta:
+        return None  # no gap (bounce reads it from the positions), or too long to say
+    s2 = (nc - nb) / (tc - tb)
+    if s2 * (tb - ta) < p.bounce_eps_mm * (fb - fa) or nb <= radius:
+        return None
+    t_hit = tb - (nb - radius) / s2
+    if not ta < t_hit < tb or na <= radius:
+        return None
+    s1 = (na - radius) / (t_hit - ta)
+    if not 0.5 * s2 <= s1 <= 3.0 * s2:
+        return None  # it could not have got there in time, or would have come back faster
+    # Along the cushion the ball keeps most of its speed: the way in (from where it was last
+    # seen to the point of impact) and the way out must agree.
+    (x0, y0), (x1, y1) = cushion.a, cushion.b
+    ln = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / ln, (y1 - y0) / ln
+    out_t = ((xc - xb) * ux + (yc - yb) * uy) / (tc - tb)
+    hit_t = (xb * ux + yb * uy) - out_t * (tb - t_hit)
+    in_t = (hit_t - (xa * ux + ya * uy)) / (t_hit - ta)
+    if abs(in_t - out_t) > 0.5 * math.hypot(out_t, s2) + 150.0:
+        return None
+    if not within_segment(cushion, xb, yb, 0.5 * radius) or in_pocket_mouth(spec, xb, yb, radius):
+        return None
+    step = (tb - ta) / (fb - fa)
+    return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))
+
+def fly_over(p: ExtractorParams, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
+             cushion: Cushion) -> tuple[float, int] | None:
+    """A ball jumping the table touches the cushion on its way over: its centre goes from the
+    cloth side of the nose to beyond it, which no rolling ball can do."""
+    (ta, fa, _, _), (tb, _, xb, yb) = hist[-2], hist[-1]
+    na, nb = dist[-2], dist[-1]
+    if not (na >= radius - 1.0 and nb < radius - p.off_margin_mm) or na <= nb:
+        return None
+    if not within_segment(cushion, xb, yb, radius):
+        return None
+    when = ta + (na - radius) / (na - nb) * (tb - ta) if na > radius else ta
+    return when, fa + (1 if when > ta + 1e-9 else 0)
+
+def in_pocket_mouth(spec: TableSpec, x: float, y: float, radius: float) -> bool:
+    """Is (x, y) in the jaws of a pocket, where a rattle is not a cushion?"""
+    return any(math.hypot(x - h.x, y - h.y) < h.radius + 0.5 * radius
+               for h in spec.holes if h.id.startswith("pocket"))
+
+
+def line(c: Cushion) -> tuple[float, float, float]:
+    """The cushion line as a unit normal (nx, ny) and offset c: nx*x + ny*y = c on it."""
+    (x0, y0), (x1, y1) = c.a, c.b
+    nx, ny = y1 - y0, -(x1 - x0)
+    n = math.hypot(nx, ny) or 1.0
+    nx, ny = nx / n, ny / n
+    return nx, ny, nx * x0 + ny * y0
+
+
+def within_segment(c: Cushion, x: float, y: float, margin: float) -> bool:
+    """Does (x, y) lie alongside the cushion's segment, ``margin`` beyond its ends allowed?"""
+    (x0, y0), (x1, y1) = c.a, c.b
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy or 1.0
+    u = ((x - x0) * dx + (y - y0) * dy) / length2
+    pad = margin / math.sqrt(length2)
+    return -pad <= u <= 1 + pad

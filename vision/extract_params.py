@@ -1,0 +1,78 @@
+"""The event extractor's thresholds (see :class:`ExtractorParams`), apart so that the extractor and
+its cushion geometry (:mod:`tableref.vision.extract_cushions`) share them without a cycle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ExtractorParams:
+    """Thresholds of the event extractor and what each one trades.
+
+    * ``start_speed``: speed (mm/s) a resting ball must reach to start a shot. Lower catches the
+      softest touches; higher ignores tracking jitter and a ball nudged by hand.
+    * ``still_mm`` and ``rest_s``: an object is still once it has stayed within ``still_mm`` of
+      where it stopped; when everything has been still for ``rest_s`` the shot is over, dated to
+      when the last object stopped. Displacement, not speed, decides: speed from noisy positions
+      never reaches zero. A longer window avoids closing a shot while a slow ball still creeps (and
+      the referee judging early); a shorter one reports the end sooner. ``rest_speed`` is the speed
+      below which a ball counts as not moving for contacts and cushions.
+    * ``struck_still_s``: how long an object must have been on the table without moving fast
+      before its moving off can start a shot. A piece
+      carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
+      fast while it is seen in the hand; no one strikes an object within a fraction of a second
+      of letting go of it. Longer ignores slower placing; shorter allows quicker strikes after a
+      placement. ``hidden_strike_s``: how long before the strike it may have been out of
+      sight (a flicking finger over a carrom striker hides it as it is aimed): an object seen
+      last longer ago and found elsewhere was moved by a hand, not struck.
+    * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
+      appears after this long was put there by hand.
+    * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
+      the sum of radii; covers detection noise. Larger finds glancing kisses, smaller avoids
+      near-misses counted as contacts.
+    * ``turn_deg`` and ``speed_change``: how much a velocity must turn, or its speed change
+      (fraction), for a collision to be believed. Guards against noise on straight rolls.
+    * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
+      touching before a new contact between them is reported.
+    * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
+    * ``bounce_eps_mm``: how much nearer, then farther, a ball must get from a cushion line (over
+      one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
+      the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off
+      one cushion closer than this are one bounce (a ball cannot leave and come back that fast).
+      ``unseen_bounce_frames``: the longest gap in a ball's sightings across which a bounce is
+      inferred (a hard-driven ball lost in its smear until it comes off the cushion); longer
+      gaps leave too many paths open and would report bounces that did not happen.
+    * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
+    * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
+      playing surface (a ball pressed into a cushion never gets there).
+    * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
+    * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
+    * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
+      within this distance of its spot: pins stand on their spots when play starts, and a
+      calibration a couple of centimetres off (a venue's automatic one) must not make every pin
+      "moved" at the first rest. Farther than this from its spot, the spot is the reference.
+    """
+
+    start_speed: float = 250.0
+    rest_speed: float = 60.0
+    still_mm: float = 4.0
+    still_smoothing: float = 0.35
+    moving_window_s: float = 0.12
+    rest_s: float = 0.4
+    struck_still_s: float = 0.25
+    hidden_strike_s: float = 0.2
+    warmup_s: float = 0.5
+    contact_tol_mm: float = 6.0
+    turn_deg: float = 12.0
+    speed_change: float = 0.15
+    separation_mm: float = 8.0
+    cushion_tol_mm: float = 10.0
+    bounce_eps_mm: float = 2.5
+    bounce_gap_s: float = 0.2
+    unseen_bounce_frames: int = 5
+    moved_mm: float = 25.0
+    off_margin_mm: float = 5.0
+    pin_confirm_frames: int = 3
+    pin_moved_mm: float = 8.0
+    pin_seen_mm: float = 40.0
