@@ -18,7 +18,7 @@ Data, all made or read here (nothing is downloaded):
   blurred, dimmed and noised);
   proposals away from every box are "not an index". A first model is trained on random
   negatives; the proposals it wrongly accepts are added (hard negatives) for the final model.
-  Each photo is also read shrunk (``--index-scales``), so smaller, softer indices are seen too.
+  ``--index-scales 1.0,0.6`` also reads each photo shrunk (tried: it did not help, see the model card).
 
 It prints the validation figures and writes them, with the command and the date, into
 ``OUT/training-report.json`` (``card-`` or ``index-training-report.json`` when one model is
@@ -447,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=8, help="scenes per seed")
     ap.add_argument("--epochs", type=int, default=25)
     ap.add_argument("--skip", choices=("card", "index"), default=None, help="train only the other model")
-    ap.add_argument("--index-scales", default="1.0,0.6",
+    ap.add_argument("--index-scales", default="1.0",
                     help="sizes the real training photos are read at for the index model (1.0: as taken)")
     ap.add_argument("--index-all", action="store_true",
                     help="train the index model on every training-side photo (no validation groups kept back)")
