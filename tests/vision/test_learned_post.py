@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -43,7 +44,7 @@ def test_letterboxed_pixels_map_back_to_the_image() -> None:
     assert back == pytest.approx([600, 300, 640, 340], abs=2.0)
 
 
-def _head(rows: list[tuple[float, float, float, float, dict[str, float]]]) -> np.ndarray:
+def _head(rows: Sequence[tuple[float, float, float, float, dict[str, float]]]) -> np.ndarray:
     """A fake YOLO output (1, 4 + nc, anchors) from (cx, cy, w, h, {class: score}) rows."""
     out = np.zeros((1, 4 + len(CLASS_NAMES), len(rows)), np.float32)
     for k, (cx, cy, w, h, scores) in enumerate(rows):
