@@ -464,8 +464,11 @@ class EventExtractor:
                 if self._start_t is not None and t - self._start_t < self.p.warmup_s:
                     self._rest_pos[tr.id] = (tr.x, tr.y)  # on the table from the start
                     continue
-                events.append(TableEvent(t=t, frame=frame, type=EventType.PLACED, objects=(tr.id,),
-                                         data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
+                # Dated to its first sighting: the tracker confirms a new object a frame or more
+                # later, and a hand lifting off it has hidden it since it was set down.
+                when = min(t, tr.first_seen_t)
+                events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.PLACED,
+                                         objects=(tr.id,), data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._rest_pos[tr.id] = (tr.x, tr.y)
                 continue
             rest = self._rest_pos.get(tr.id)

@@ -114,3 +114,11 @@ def test_a_bounce_the_camera_lost_in_the_smear_is_still_a_cushion() -> None:
     hits = [e for e in found if e.type is EventType.CUSHION]
     assert [(e.objects, e.where) for e in hits] == [(("white-1",), "cushion-top")]
     assert hits[0].frame is not None and abs(hits[0].frame - (29 + k_hit)) <= 1.5
+
+
+def test_an_object_set_down_is_dated_to_its_first_sighting() -> None:
+    """The tracker confirms a new object on its second sighting; ``placed`` is dated to the first."""
+    men = [("white", 300.0, 300.0)]
+    frames = [list(men) for _ in range(30)] + [[*men, ("striker", 370.0, 622.0)] for _ in range(10)]
+    placed = [e for e in _carrom_run(frames) if e.type is EventType.PLACED]
+    assert [(e.objects, e.frame) for e in placed] == [(("striker",), 30)]
