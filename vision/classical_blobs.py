@@ -490,12 +490,16 @@ def find_candidates(image: U8, region: TableRegion, params: BlobParams) -> Candi
     r_med = float(np.median(radius[work.mask > 0])) if np.any(work.mask) else 5.0
     keep = open_cloth(work.fg, work.mask, k * r_med, params.occluder_balls)
     out: list[Candidate] = []
-    pad = int(math.ceil(k * float(radius.max()))) + 2
+    # The expected radius comes from a fitted camera and may blow up towards its horizon (a frame
+    # seen at a slant with little table in it): no ball is wider than the crop, so neither is the
+    # radius used here nor the padding (an unbounded one once asked for 14 GB).
+    r_cap = max(2.0, max(work.crop.shape[:2]) / 2.0)
+    pad = int(math.ceil(min(k * float(radius.max()), r_cap))) + 2
     padded: U8 | None = None
     fx, fy = square_factors(aspect)
     pins = tuple(((x - x0) * sc, (y - y0) * sc) for _, x, y, _ in region.pins_px)
     for b in work.blobs:
-        r = k * float(radius[int(b.cy), int(b.cx)])
+        r = min(k * float(radius[int(b.cy), int(b.cx)]), r_cap)
         ball_area = math.pi * r * r
         q = b.area / ball_area
         if pins and params.pin_ratio > 0:

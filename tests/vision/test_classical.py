@@ -130,3 +130,26 @@ def test_bad_inputs_are_refused_clearly() -> None:
         ClassicalDetector("pool", calibration=cal).detect(scene.image[:360, :640])
     with pytest.raises(UserError, match="carrom"):
         ClassicalDetector("carrom").detect(scene.image)
+
+
+def test_an_expected_radius_that_blows_up_at_the_horizon_costs_no_memory() -> None:
+    """A fitted camera seen at a slant can predict huge balls far from the table (once 14 GB of
+    padding was asked for on a pool photo): the radius used is bounded by the crop, and the balls
+    on the cloth are found as before."""
+    from dataclasses import replace
+
+    from tableref.vision.classical_blobs import find_candidates
+
+    r = 28.575
+    balls = [(1000.0, 600.0, RED), (1000.0 + 2 * r, 600.0, YELLOW), (300.0, 300.0, WHITE)]
+    scene = render("pool", tilt_deg=15.0, balls=balls)
+    detector = ClassicalDetector("pool")
+    region = detector.region(scene.image)
+    radius = region.radius.copy()
+    outside = np.argwhere(region.mask == 0)
+    assert outside.size, "the crop should hold some pixels off the cloth"
+    radius[tuple(outside[0])] = 1e7  # the horizon, where the fitted model diverges
+    wild = replace(region, radius=radius)
+    found = find_candidates(scene.image, wild, detector.params.blobs)
+    sane = find_candidates(scene.image, region, detector.params.blobs)
+    assert len(found.candidates) == len(sane.candidates) >= len(balls)
