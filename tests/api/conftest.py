@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from tableref import referee
+
+#: Debian's Chromium (never a downloaded browser), and the switches that keep it offline and quiet.
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def launch_chromium(pw: Any) -> Any:
+    """A headless Chromium for the tablet tests (``pw``: a started sync Playwright)."""
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ the match logic only sees who won, and real play is the referee tests' business.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +22,7 @@ from fastapi.testclient import TestClient
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, running_server
+from .conftest import CHROMIUM, free_port, launch_chromium, running_server
 
 TOKEN = "match-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -338,7 +337,6 @@ def test_ic2024_2c_league_standings_rank_ended_team_matches_and_count_a_default_
 
 # -- the tablet's match panel ------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
@@ -352,8 +350,7 @@ def test_the_tablet_match_panel_shows_frames_of_nine_and_follows_the_match_messa
                           ({"id": "league", "game": "bar-billiards", "table_ids": ["bb"], "players": ["Oak", "Ash"],
                             "format": "bar-billiards-league", "meta": {"draw": DRAW}}, "/api/matches")):
             assert httpx.post(base + url, json=body, headers=AUTH, timeout=10).status_code == 201
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run"])
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"{base}/#token={TOKEN}")

@@ -14,7 +14,6 @@ service hooks it in; the page works with and without it, so both are tested.
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,10 +28,9 @@ from tableref.api.views import table_view
 from tableref.events import from_json
 from tableref.referee import RefereeError, UpdateKind, make_engine
 
-from .conftest import free_port, running_server
+from .conftest import CHROMIUM, free_port, launch_chromium, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = ROOT / "test-artifacts"
 TOKEN = "allfours-tablet-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -142,10 +140,7 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
         r = httpx.post(f"http://{host}/api/tables", headers=AUTH, timeout=10,
                        json={"id": "af", "name": "All-Fours table 1", "table_kind": "cards", "game": "all-fours"})
         assert r.status_code == 201, r.text
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
-                                           "--disable-background-networking", "--disable-component-update",
-                                           "--disable-sync"])
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             errors: list[str] = []

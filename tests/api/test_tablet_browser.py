@@ -7,7 +7,6 @@ the rule; overruling it must bank the 200. Screenshots are saved in ``test-artif
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,8 @@ import pytest
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, make_clip, running_server
+from .conftest import CHROMIUM, free_port, launch_chromium, make_clip, running_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKEN = "browser-test-token"
 
@@ -47,10 +45,7 @@ def test_the_tablet_shows_the_foul_and_an_overrule_changes_the_score(tmp_path: P
                         demo_loop=False, heartbeat_s=1.0)
     ARTIFACTS.mkdir(exist_ok=True)
     with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
-                                           "--disable-background-networking", "--disable-component-update",
-                                           "--disable-sync"])
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.goto(f"http://{host}/#token={TOKEN}")

@@ -12,7 +12,6 @@ entered at the start (from the truth file), never numbers written here. Screensh
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import httpx
@@ -21,9 +20,8 @@ import pytest
 from tableref.api.app import create_app
 from tableref.api.settings import BUNDLED_SAMPLES, Settings
 
-from .conftest import free_port, running_server
+from .conftest import CHROMIUM, free_port, launch_chromium, running_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DEMO_CLIP = BUNDLED_SAMPLES / "bar-billiards-black-pin-falls-s4.mp4"
 TOKEN = "tablet-demo-token"
@@ -48,10 +46,7 @@ def test_the_bundled_demo_shows_its_foul_and_an_overrule_gives_the_score_back(tm
     settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo_loop=False, heartbeat_s=1.0)
     ARTIFACTS.mkdir(exist_ok=True)
     with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run",
-                                           "--disable-background-networking", "--disable-component-update",
-                                           "--disable-sync"])
+        browser = launch_chromium(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             errors: list[str] = []
