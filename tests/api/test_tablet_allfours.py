@@ -13,6 +13,7 @@ service hooks it in; the page works with and without it, so both are tested.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tableref.api.app import create_app
 from tableref.api.session import TableSession
@@ -35,6 +37,11 @@ ARTIFACTS = ROOT / "test-artifacts"
 TOKEN = "allfours-tablet-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 POINT_CODES = ("high", "low", "jack", "hang_jack", "game")
+# every point cell shows what was wanted ("–" for a team that did not score it)
+SETTLED = """(want) => Object.entries(want).every(([code, teams]) => Object.entries(teams).every(([t, v]) => {
+    const cell = document.querySelector(`#af-points tr[data-point='${code}'] td[data-team='${t}']`);
+    return cell !== null && cell.innerText.trim() === v;
+}))"""
 
 
 def _first_hand() -> list[dict[str, Any]]:
@@ -194,13 +201,22 @@ def test_the_board_the_points_and_begging_from_the_page(tmp_path: Path, hooked: 
             log = httpx.get(f"http://{host}/api/tables/af/log", timeout=10).json()
             counted = _counted(log)
             assert counted, "the hand scored nothing"
+            # the engine's points arrive as one message each: the page shows the first before the last
+            # has come, so wait for every cell to settle (a wrong count still fails after the timeout)
+            wanted = {code: {t: (str(counted[code][1]) if code in counted and counted[code][0] == t else "–")
+                             for t in "AB"} for code in POINT_CODES}
+            with contextlib.suppress(PlaywrightTimeout):  # on a timeout the asserts below show what differs
+                page.wait_for_function(SETTLED, arg=wanted, timeout=10_000, polling=100)
             for code in POINT_CODES:
                 cells = {t: page.inner_text(f"#af-points tr[data-point='{code}'] td[data-team='{t}']") for t in "AB"}
-                want = {t: (str(counted[code][1]) if code in counted and counted[code][0] == t else "–") for t in "AB"}
-                assert cells == want, (code, cells, want)
+                assert cells == wanted[code], (code, cells, wanted[code])
             final = httpx.get(f"http://{host}/api/tables/af/state", timeout=10).json()
             for team in "AB":
-                assert page.inner_text(f"#scoreboard .af-team[data-team='{team}'] .pts") == str(final["scores"][team])
+                pts = f"#scoreboard .af-team[data-team='{team}'] .pts"
+                with contextlib.suppress(PlaywrightTimeout):
+                    page.wait_for_function("([sel, v]) => document.querySelector(sel)?.innerText === v",
+                                           arg=[pts, str(final["scores"][team])], timeout=10_000, polling=100)
+                assert page.inner_text(pts) == str(final["scores"][team])
             assert state_now["tricks"], "the board was read from a hand in play"
             _shots(page, "hand-over")
 
