@@ -25,6 +25,11 @@ from typing import Any
 #: Message types a client may miss without harm: the next one supersedes them.
 DROPPABLE = frozenset({"positions", "frame", "heartbeat"})
 
+#: Message types that are not stored and take no sequence number of their own (they carry the
+#: current one): the droppable ones, and a table's source status (playing, reconnecting), which
+#: the snapshot carries and a resync re-sends, so it needs no place in the log.
+UNSTORED = DROPPABLE | {"status"}
+
 
 @dataclass(frozen=True)
 class Message:
@@ -36,6 +41,11 @@ class Message:
     @property
     def droppable(self) -> bool:
         return self.type in DROPPABLE
+
+    @property
+    def stored(self) -> bool:
+        """Whether this message is in the store under its own ``seq`` (a client may fetch it again)."""
+        return self.type not in UNSTORED
 
     @functools.cached_property
     def text(self) -> str:
@@ -119,7 +129,7 @@ class Hub:
 
     def publish(self, channel: str, type_: str, payload: dict[str, Any], seq: int | None = None) -> Message:
         if seq is None:
-            seq = self.last_seq(channel) if type_ in DROPPABLE else self.next_seq(channel)
+            seq = self.last_seq(channel) if type_ in UNSTORED else self.next_seq(channel)
         msg = Message(channel, seq, type_, payload)
         for sub in list(self._subs.get(channel, ())):
             sub.offer(msg)

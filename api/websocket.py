@@ -81,7 +81,7 @@ async def serve_table_socket(websocket: WebSocket, session: TableSession | None,
                 await websocket.send_json(msg)
         reader = asyncio.create_task(_read_inputs(websocket, session, settings, can_write))
         try:
-            await _pump(websocket, sub, store, session.table_id, last, settings.heartbeat_s, reader)
+            await _pump(websocket, sub, store, session, last, settings.heartbeat_s, reader)
         finally:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -92,8 +92,12 @@ async def serve_table_socket(websocket: WebSocket, session: TableSession | None,
         hub.unsubscribe(sub)
 
 
-async def _pump(websocket: WebSocket, sub: Subscriber, store: Store, table_id: str, last: int,
+async def _pump(websocket: WebSocket, sub: Subscriber, store: Store, session: TableSession, last: int,
                 heartbeat_s: float, reader: asyncio.Task[None]) -> None:
+    """Live messages to one client. Stored messages go once each, in order (one already in the
+    snapshot or the catch-up is skipped); unstored ones (positions, source status) carry the
+    current number and always go, so a "reconnecting" status reaches the tablet as it happens."""
+    table_id = session.table_id
     while not reader.done():
         msg = await sub.get(timeout=heartbeat_s)
         if sub.lagging_since is not None:
@@ -104,11 +108,13 @@ async def _pump(websocket: WebSocket, sub: Subscriber, store: Store, table_id: s
                 await websocket.send_json(m)
             if missed:
                 last = missed[-1]["seq"]
+            # a status cleared from the overflowing queue is not in the store: send the current one
+            await websocket.send_json(wire(table_id, last, "status", {"status": session.status}))
             continue
         if msg is None:
             await websocket.send_json({"type": "heartbeat", "seq": last, "t": time.time()})
             continue
-        if not msg.droppable:
+        if msg.stored:
             if msg.seq <= last:
                 continue  # already in the snapshot or the catch-up
             last = msg.seq

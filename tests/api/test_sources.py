@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
@@ -54,4 +56,19 @@ def test_a_dead_stream_reconnects_with_backoff_and_says_so(tmp_path: Path) -> No
             time.sleep(0.2)
         assert status.get("state") == "reconnecting" and status["attempt"] >= 2, status
         assert status["retry_in"] > 0
+        # the tablet hears of each attempt as it happens, not only in the snapshot it connected with
+        with connect(f"ws://{host}/ws/tables/cam") as ws:
+            snap = json.loads(ws.recv(timeout=10))
+            seen = snap["status"]["attempt"]
+            deadline = time.monotonic() + 20
+            live: dict = {}
+            while time.monotonic() < deadline and live.get("attempt", 0) <= seen:
+                try:
+                    msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
+                except TimeoutError:
+                    break
+                if msg["type"] == "status":
+                    live = msg["status"]
+                    assert msg["seq"] == snap["seq"]  # a status carries the current number, takes none
+        assert live.get("state") == "reconnecting" and live["attempt"] > seen, (snap["status"], live)
         assert httpx.get(f"http://{host}/health", timeout=10).json()["ok"] is True  # the rest keeps serving

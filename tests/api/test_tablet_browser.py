@@ -64,3 +64,31 @@ def test_the_tablet_shows_the_foul_and_an_overrule_changes_the_score(tmp_path: P
             page.screenshot(path=str(ARTIFACTS / "tablet-portrait.png"), full_page=True)
         finally:
             browser.close()
+
+
+def test_the_tablet_says_when_a_camera_stream_is_lost_and_retried(tmp_path: Path) -> None:
+    """A stream nobody serves: the source pill says so and counts the retries as they happen."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    import httpx
+
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False, heartbeat_s=1.0)
+    dead = f"http://127.0.0.1:{free_port()}/stream.mjpg"  # nothing listens there
+    with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
+        r = httpx.post(f"http://{host}/api/tables", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10,
+                       json={"id": "cam", "table_kind": "pool", "game": "colors", "source": dead,
+                             "calibration": {"homography": [[0.4, 0, 100], [0, 0.4, 80], [0, 0, 1]]}})
+        assert r.status_code == 201, r.text
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(f"http://{host}/#token={TOKEN}")
+            page.wait_for_selector("#role.ok", timeout=15_000)
+            page.wait_for_function("document.querySelector('#source').innerText.includes('source lost')", timeout=15_000)
+            first = int(page.inner_text("#source").split("retry ")[1].split()[0])
+            # a later attempt arrives live over the websocket (the page is not reloaded)
+            page.wait_for_function(
+                "(n) => { const m = document.querySelector('#source').innerText.match(/retry (\\d+)/);"
+                " return m !== null && +m[1] > n; }", arg=first, timeout=20_000)
+            assert "warn" in (page.get_attribute("#source", "class") or "")
+        finally:
+            browser.close()
