@@ -22,12 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from tableref.api.hub import Hub
+from tableref.api.limits import RequestLimits, validation_error_handler
 from tableref.api.matches import MatchAwareSession, MatchDesk, MatchError, league_table
 from tableref.api.models import LeagueTable, MatchIn, MatchPatch, MatchStanding, TableIn, TablePatch
+from tableref.api.pipeline import check_calibration
 from tableref.api.runner import TableRunner
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings, resolve_token
@@ -143,6 +146,14 @@ def _demo_row(settings: Settings) -> dict[str, Any] | None:
     }
 
 
+def _check_calibration(data: Any, table_kind: str) -> None:
+    """A calibration fit for this table, else a 422 saying what is wrong (nothing is stored)."""
+    try:
+        check_calibration(data, table_kind)
+    except UserError as exc:
+        raise HTTPException(422, str(exc)) from None
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -177,6 +188,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if given != service.token:
             raise HTTPException(401, "this needs the referee token (Authorization: Bearer <token>)")
 
+    app.add_middleware(RequestLimits, max_input_bytes=settings.max_message_bytes,
+                       max_upload_bytes=settings.max_upload_bytes,
+                       writes_per_second=settings.max_writes_per_second, write_burst=settings.write_burst)
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+
     @app.exception_handler(UserError)
     async def _user_error(_: Request, exc: UserError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=400)
@@ -204,6 +220,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             spec = service.media_source(body.source, body.loop)
             if spec.kind == "file":
                 probe(spec)
+        if body.calibration is not None:
+            _check_calibration(body.calibration, body.table_kind)
         row = {"id": table_id, "name": body.name, "table_kind": body.table_kind, "game": body.game,
                "source": body.source, "loop": body.loop, "calibration": body.calibration,
                "pipeline": body.pipeline, "options": body.options, "created": time.time()}
@@ -236,6 +254,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             spec = service.media_source(changes["source"], changes.get("loop", row["loop"]))
             if spec.kind == "file":
                 probe(spec)
+        if "calibration" in changes:
+            _check_calibration(changes["calibration"], row["table_kind"])
         row.update(changes)
         service.store.put_table(row)
         await service.stop_runner(table_id)
@@ -276,6 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         session = service.session(table_id)
         try:
             item = item_from_request(body, session.last_t)
+            session.check_request(item)
         except LogFormatError as exc:
             raise HTTPException(422, str(exc)) from None
         msgs = session.ingest(item)
@@ -301,8 +322,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         row = service.store.table(table_id)
         if row is None:
             raise HTTPException(404, f"no table {table_id!r}")
-        if "homography" not in body or not isinstance(body["homography"], list):
-            raise HTTPException(422, "a calibration needs 'homography' (3x3, table mm to pixels); make one with `tableref calibrate`")
+        _check_calibration(body, row["table_kind"])
         row["calibration"] = body
         service.store.put_table(row)
         await service.stop_runner(table_id)
@@ -424,7 +444,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            token: str | None = None, recent: int = 0) -> None:
         session = service.sessions.get(table_id)
         await serve_table_socket(websocket, session, service.store, service.hub, settings,
-                                 since=since, can_write=token == service.token, recent=recent)
+                                 since=since, can_write=token == service.token, recent=recent,
+                                 table_id=table_id, known=tuple(sorted(service.sessions)))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

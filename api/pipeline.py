@@ -174,3 +174,47 @@ def make_pipeline(kind: str, table_kind: str, source: Path | None,
         pipeline: FramePipeline = VisionPipeline.for_service(table_kind, calibration, source)
         return pipeline
     raise UserError(f"unknown pipeline {kind!r}; accepted: {', '.join(PIPELINES)}")
+
+
+CALIBRATION_ACCEPTED = ("a JSON object as `tableref calibrate` writes it, with at least 'homography': an invertible "
+                        "3x3 matrix of numbers (table mm to image pixels)")
+
+
+def check_calibration(data: Any, table_kind: str) -> dict[str, Any]:
+    """Check a calibration a venue uploads before it replaces the table's current one.
+
+    Why at the door: a table keeps running on its calibration, so a broken one stored would only
+    show up as a table that stops seeing anything. ``UserError`` says what was wrong and what is
+    accepted; the caller stores nothing then.
+    """
+    if not isinstance(data, dict):
+        raise UserError(f"a calibration must be a JSON object; accepted: {CALIBRATION_ACCEPTED}")
+    if "homography" not in data:
+        raise UserError(f"the calibration has no 'homography'; accepted: {CALIBRATION_ACCEPTED}")
+    try:
+        h = np.asarray(data["homography"], dtype=np.float64)
+    except (TypeError, ValueError):
+        h = np.zeros(0)
+    if h.shape != (3, 3) or not np.all(np.isfinite(h)) or abs(float(np.linalg.det(h))) < 1e-12:
+        shown = json.dumps(data["homography"])[:80]
+        raise UserError(f"'homography' {shown} is not an invertible 3x3 matrix of numbers; accepted: {CALIBRATION_ACCEPTED}")
+    table = data.get("table")
+    if table is not None and table != table_kind:
+        raise UserError(f"this calibration is for a {table!r} table and this table is {table_kind!r}; "
+                        f"calibrate this table's camera with `tableref calibrate --table {table_kind}`")
+    size = data.get("image_size")
+    if size is not None and not (isinstance(size, list) and len(size) == 2
+                                 and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
+        raise UserError(f"'image_size' must be [width, height] in pixels, got {json.dumps(size)[:80]}")
+    if table_kind != "cards":
+        try:
+            from tableref.vision.pipeline import load_calibration  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            return data
+        try:
+            load_calibration(data)
+        except UserError as exc:
+            raise UserError(f"the calibration cannot be used: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise UserError(f"the calibration cannot be used ({exc}); accepted: {CALIBRATION_ACCEPTED}") from None
+    return data

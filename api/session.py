@@ -21,7 +21,7 @@ from typing import Any
 from tableref.api.hub import Hub, Message
 from tableref.api.store import Store
 from tableref.api.views import table_view
-from tableref.events import HumanInput, LogItem, TableEvent, from_json
+from tableref.events import HumanInput, LogFormatError, LogItem, TableEvent, from_json
 from tableref.referee import Engine, RefereeError, Update, UpdateKind, make_engine
 
 #: Inputs the service handles itself rather than passing to the referee.
@@ -81,6 +81,20 @@ class TableSession:
         return applied
 
     # -- feeding ------------------------------------------------------------------------------
+    def check_request(self, item: LogItem) -> None:
+        """Refuse an input kind this table's referee does not have, before anything is stored.
+
+        Such an input is a client's mistake (a typo, the wrong game), not a situation for the human
+        referee, so it gets a ``LogFormatError`` naming the kinds accepted and never reaches the
+        log. An input the referee knows but cannot apply now still becomes a question.
+        """
+        if not isinstance(item, HumanInput) or item.kind in SERVICE_INPUTS or self.engine is None:
+            return
+        kinds = self.engine.input_kinds()
+        if item.kind not in kinds:
+            accepted = ", ".join((*sorted(SERVICE_INPUTS), *kinds))
+            raise LogFormatError(f"unknown {self.game} input {item.kind!r}; accepted: {accepted}")
+
     def ingest(self, item: LogItem, still: Callable[[], bytes | None] | None = None) -> list[Message]:
         """Apply, store, publish; returns the published messages.
 

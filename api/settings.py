@@ -35,6 +35,11 @@ class Settings:
     demo_pipeline: str | None = None
     max_message_bytes: int = 16_384
     max_messages_per_second: float = 20.0
+    #: REST bodies other than inputs (table configuration with a calibration, calibration uploads)
+    max_upload_bytes: int = 262_144
+    #: REST writes per second from one client address, and the burst allowed (0: no limit)
+    max_writes_per_second: float = 30.0
+    write_burst: float = 60.0
     client_queue: int = 256
     heartbeat_s: float = 10.0
     playback_speed: float = 1.0
@@ -64,6 +69,7 @@ class Settings:
             demo_clip=env.get("TABLEREF_DEMO_CLIP") or None,
             demo_pipeline=env.get("TABLEREF_DEMO_PIPELINE") or None,
             playback_speed=float(env.get("TABLEREF_SPEED", "1.0")),
+            max_writes_per_second=float(env.get("TABLEREF_WRITES_PER_SECOND", "30")),
             database_url=env.get("DATABASE_URL") or None,
         )
 

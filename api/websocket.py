@@ -62,11 +62,12 @@ class RateLimit:
 
 
 async def serve_table_socket(websocket: WebSocket, session: TableSession | None, store: Store, hub: Hub,
-                             settings: Settings, since: int | None, can_write: bool, recent: int = 0) -> None:
+                             settings: Settings, since: int | None, can_write: bool, recent: int = 0,
+                             table_id: str = "", known: tuple[str, ...] = ()) -> None:
     if session is None:
         await websocket.accept()
-        await websocket.send_json({"type": "error", "error": "no such table"})
-        await websocket.close(code=4404)
+        await websocket.send_json({"type": "error", "error": f"no table {table_id!r}; tables: {list(known)}"})
+        await websocket.close(code=4404, reason="no such table")
         return
     await websocket.accept()
     sub = hub.subscribe(session.table_id)
@@ -147,6 +148,7 @@ async def _read_inputs(websocket: WebSocket, session: TableSession, settings: Se
             continue
         try:
             item = item_from_request(body, session.last_t)
+            session.check_request(item)
         except LogFormatError as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
             continue

@@ -34,7 +34,8 @@ DRAW: dict[str, Any] = {
 
 @contextmanager
 def service(data_dir: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=data_dir, token=TOKEN, demo=False, heartbeat_s=0.2)
+    # These tests play whole matches in moments, far faster than any tablet: no write rate limit.
+    settings = Settings(data_dir=data_dir, token=TOKEN, demo=False, heartbeat_s=0.2, max_writes_per_second=0)
     with TestClient(create_app(settings)) as client:
         yield client
 

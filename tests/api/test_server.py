@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -131,20 +132,62 @@ def test_a_killed_and_restarted_server_serves_identical_match_state(tmp_path: Pa
 
 
 def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Path, clip: Path) -> None:
+    """Each refusal says what was wrong and what is accepted, and records nothing."""
     port = free_port()
     auth = {"Authorization": f"Bearer {TOKEN}"}
     with running_server(create_app(_settings(tmp_path, clip)), port) as host:
         base = f"http://{host}"
         r = httpx.get(f"{base}/api/tables/nope/state", timeout=10)
-        assert r.status_code == 404 and "no table 'nope'" in r.json()["detail"]
+        assert r.status_code == 404 and "no table 'nope'" in r.json()["detail"] and "demo" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables", json={"table_kind": "snooker"}, headers=auth, timeout=10)
-        assert r.status_code == 422 and "accepted: bar-billiards, pool, carrom, cards" in r.text
+        assert r.status_code == 422 and "accepted: bar-billiards, pool, carrom, cards" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "colour": "red"}, headers=auth, timeout=10)
+        assert r.status_code == 422 and "unknown field 'colour'" in r.json()["detail"]
+        assert "accepted fields: id, name, table_kind" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables", json={}, headers=auth, timeout=10)
+        assert r.status_code == 422 and "table_kind: required" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "source": "missing.mp4"}, headers=auth, timeout=10)
         assert r.status_code == 400 and "not found" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "source": "/etc/passwd"}, headers=auth, timeout=10)
         assert r.status_code == 400 and "media folder" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables", json={"table_kind": "pool", "source": clip.with_suffix(".truth.json").name},
+                       headers=auth, timeout=10)
+        assert r.status_code == 400 and "cannot read video" in r.json()["detail"]  # a source that cannot be opened
+        assert [t["id"] for t in httpx.get(f"{base}/api/tables", timeout=10).json()] == ["demo"]
+
+        # inputs: malformed JSON, not an object, an unknown kind, too large; none reaches the log
+        log_before = httpx.get(f"{base}/api/tables/demo/log", timeout=10).json()
+        seq_before = log_before[-1]["seq"] if log_before else 0
         r = httpx.post(f"{base}/api/tables/demo/inputs", content=b"{not json", headers={**auth, "content-type": "application/json"}, timeout=10)
-        assert r.status_code == 422
+        assert r.status_code == 422 and "not valid JSON" in r.json()["detail"] and "{\"input\"" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", json=[1, 2], headers=auth, timeout=10)
+        assert r.status_code == 422 and "must be a JSON object" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", json={"input": "nonsense"}, headers=auth, timeout=10)
+        assert r.status_code == 422 and "unknown counting input 'nonsense'; accepted: undo, overrule" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", json={"inputs": "overrule"}, headers=auth, timeout=10)
+        assert r.status_code == 422 and "'type' (a table event) or 'input'" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", json={"input": "overrule", "pad": "y" * 20_000}, headers=auth, timeout=10)
+        assert r.status_code == 413 and "limit is 16384 bytes" in r.json()["detail"]
+        log_after = httpx.get(f"{base}/api/tables/demo/log", params={"after": seq_before}, timeout=10).json()
+        assert not [row for row in log_after if row["kind"] == "input"], log_after
+
+        # a calibration that cannot be used leaves the table's own in place
+        before = httpx.get(f"{base}/api/tables/demo", timeout=10).json()["calibration"]
+        for bad, says in (({"homography": [[1, 2], [3]]}, "invertible 3x3"),
+                          ({"homography": [[0, 0, 0], [0, 0, 0], [0, 0, 1]]}, "invertible 3x3"),
+                          ({"scale": 2}, "no 'homography'"),
+                          ({"table": "pool", "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}, "for a 'pool' table")):
+            r = httpx.post(f"{base}/api/tables/demo/calibration", json=bad, headers=auth, timeout=10)
+            assert r.status_code == 422 and says in r.json()["detail"], r.text
+        assert httpx.get(f"{base}/api/tables/demo", timeout=10).json()["calibration"] == before
+        r = httpx.post(f"{base}/api/tables", json={"id": "p", "table_kind": "pool", "calibration": {"homography": "x"}},
+                       headers=auth, timeout=10)
+        assert r.status_code == 422 and "invertible 3x3" in r.json()["detail"]
+        assert httpx.get(f"{base}/api/tables/p", timeout=10).status_code == 404
+
+        with connect(f"ws://{host}/ws/tables/nope") as ws:
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and "no table 'nope'" in err["error"] and "demo" in err["error"]
         with connect(f"ws://{host}/ws/tables/demo?token={TOKEN}") as ws:
             json.loads(ws.recv(timeout=10))
             ws.send("{oops")
@@ -152,6 +195,32 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Pa
             ws.send(json.dumps({"input": "x", "pad": "y" * 20000}))
             assert "too large" in _receive_until(ws, lambda m, _: m["type"] == "error")[-1]["error"]
             ws.send(json.dumps({"input": "nonsense"}))
-            got = _receive_until(ws, lambda m, _: m["type"] == "question")
-            assert "unknown input 'nonsense'" in got[-1]["question"]
+            err = _receive_until(ws, lambda m, _: m["type"] == "error")[-1]
+            assert "unknown counting input 'nonsense'; accepted: undo, overrule" in err["error"]
+            ws.send(json.dumps({"input": "overrule"}))  # the connection is still up and accepts good input
+            assert _receive_until(ws, lambda m, _: m["type"] in ("ack", "error"))[-1]["type"] == "ack"
         assert httpx.get(f"{base}/health", timeout=10).json()["ok"] is True
+
+
+def test_writes_faster_than_the_rate_limit_are_refused_and_not_recorded(tmp_path: Path, clip: Path) -> None:
+    settings = dataclasses.replace(_settings(tmp_path, clip), max_writes_per_second=2.0, write_burst=3.0,
+                                   max_messages_per_second=2.0)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with running_server(create_app(settings), free_port()) as host:
+        base = f"http://{host}"
+        codes = [httpx.post(f"{base}/api/tables/demo/inputs", json={"input": "overrule"}, headers=auth, timeout=10)
+                 for _ in range(8)]
+        assert [r.status_code for r in codes[:3]] == [200, 200, 200]
+        refused = [r for r in codes if r.status_code == 429]
+        assert refused and "at most 2 a second" in refused[0].json()["detail"]
+        assert int(refused[0].headers["retry-after"]) >= 1
+        stored = [row for row in httpx.get(f"{base}/api/tables/demo/log", timeout=10).json() if row["kind"] == "input"]
+        assert len(stored) == 8 - len(refused)
+        assert httpx.get(f"{base}/api/tables/demo/state", timeout=10).status_code == 200  # reading is not limited
+        with connect(f"ws://{host}/ws/tables/demo?token={TOKEN}") as ws:
+            json.loads(ws.recv(timeout=10))
+            for _ in range(6):
+                ws.send(json.dumps({"input": "overrule"}))
+            replies = _receive_until(ws, lambda m, got: sum(x["type"] in ("ack", "error") for x in got) >= 6)
+            answers = [m for m in replies if m["type"] in ("ack", "error")]
+            assert any(m["type"] == "error" and "too many messages" in m["error"] for m in answers)
