@@ -26,21 +26,12 @@ from dataclasses import dataclass, field
 
 from tableref.calibration.spec import Cushion, TableSpec
 from tableref.events import EventType, TableEvent
+from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
 __all__ = ["EventExtractor", "ExtractorParams"]
-
-
-@dataclass
-class _Prev:
-    x: float
-    y: float
-    vx: float
-    vy: float
-    t: float
-    moving: bool = False
 
 
 @dataclass
@@ -63,10 +54,10 @@ class EventExtractor:
         self.shooter_seat = shooter_seat
         self.in_shot = False
         self._shot = _ShotState()
-        self._prev: dict[str, _Prev] = {}
+        self._prev: dict[str, PathEnd] = {}
         self._rest_pos: dict[str, tuple[float, float]] = {}
         self._pins_fallen: set[str] = set()
-        self._pin_fallen_frames: dict[str, int] = {}
+        self._pin_fallen_seen: dict[str, list[tuple[int, float]]] = {}  # pin -> recent fallen readings
         self._pin_moved: dict[str, tuple[float, float]] = {}
         self._off: dict[str, float] = {}
         self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
@@ -120,7 +111,13 @@ class EventExtractor:
             events += self._maybe_rest(visible, pins, t, frame)
         for tr in visible:
             moving = tr.id in self._moving
-            self._prev[tr.id] = _Prev(tr.x, tr.y, tr.vx if moving else 0.0, tr.vy if moving else 0.0, t, moving)
+            before = self._prev.get(tr.id)
+            if tr.status == TrackStatus.VISIBLE or before is None:
+                seen_at = (tr.x, tr.y, t)
+            else:  # hidden: where and when it was last actually seen
+                seen_at = (before.seen_x, before.seen_y, before.seen_t)
+            self._prev[tr.id] = PathEnd(tr.x, tr.y, tr.vx if moving else 0.0, tr.vy if moving else 0.0, t, moving,
+                                        *seen_at)
             if tr.speed >= self.p.start_speed:
                 self._last_fast[tr.id] = t
         for gone in set(self._last_fast) - {tr.id for tr in visible}:
@@ -277,30 +274,16 @@ class EventExtractor:
         return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) > self.p.turn_deg
 
     def _first_touch(self, a: Track, b: Track) -> tuple[float, float] | None:
-        """When (fraction of the frame) a and b, moving on their last velocities, first come within
-        touching distance, and how close they are then. None when they never come close enough."""
+        """When (fraction of the frame) a and b first came within touching distance during the
+        frame, and how close they were then; None when they did not (see
+        :mod:`~tableref.vision.extract_contacts`)."""
         pa, pb = self._prev.get(a.id), self._prev.get(b.id)
         if pa is None or pb is None:
             return None
         dt = max(1e-6, a.last_seen_t - pa.t)
         touch = a.radius_mm + b.radius_mm + self.p.contact_tol_mm
-        rx, ry = pb.x - pa.x, pb.y - pa.y
-        ux, uy = pb.vx - pa.vx, pb.vy - pa.vy
-        rr = rx * rx + ry * ry
-        if rr <= touch * touch:
-            return 0.0, math.sqrt(rr)
-        uu = ux * ux + uy * uy
-        if uu > 1e-9:
-            ru = rx * ux + ry * uy
-            disc = ru * ru - uu * (rr - touch * touch)
-            if disc >= 0:
-                s = (-ru - math.sqrt(disc)) / uu
-                if 0.0 <= s <= dt:
-                    return s / dt, touch
-        d_end = math.hypot(b.x - a.x, b.y - a.y)
-        if d_end <= touch:
-            return 1.0, d_end  # a slow approach, measured at the end of the frame
-        return None
+        return first_touch(pa, pb, (a.x, a.y), (b.x, b.y), dt, touch) \
+            or swept_touch(pa, pb, (a.x, a.y), (b.x, b.y), touch)
 
     def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """Contacts this frame. A moving ball hits the *first* object on its path: of several
@@ -415,7 +398,7 @@ class EventExtractor:
         events: list[TableEvent] = []
         for tr in balls:
             if tr.status == TrackStatus.POTTED:
-                when = tr.last_seen_t
+                when = self._drop_time(tr, t)
                 data = {} if self.in_shot else {"late": True}
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
                                          objects=(tr.id,), where=tr.hole, data=data))
@@ -431,6 +414,25 @@ class EventExtractor:
                                          objects=(tr.id,), data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._forget(tr.id)
         return events
+
+    def _drop_time(self, tr: Track, now: float) -> float:
+        """When a ball that vanished over a hole dropped: a ball drops as its centre passes the
+        hole's edge, so one last seen rolling towards the hole dropped when it reached the edge at
+        its speed, not where it was last seen (a ball hidden for a few frames, by the pin it
+        knocked over or a cue, is still rolling towards the hole)."""
+        when = tr.last_seen_t
+        prev = self._prev.get(tr.id)
+        hole = next((h for h in self.spec.holes if h.id == tr.hole), None)
+        if prev is None or hole is None or not prev.moving:
+            return when
+        speed = math.hypot(prev.vx, prev.vy)
+        gap = math.hypot(prev.seen_x - hole.x, prev.seen_y - hole.y) - hole.radius
+        if speed <= 0.0 or gap <= 0.0:
+            return when
+        towards = (prev.vx * (hole.x - prev.seen_x) + prev.vy * (hole.y - prev.seen_y)) / (speed * (gap + hole.radius))
+        if towards < 0.5:
+            return when  # not heading for it: dated to its last sighting
+        return min(now, prev.seen_t + gap / speed)
 
     def _off_surface(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball whose centre goes beyond the cushions has left the playing surface (a camera
@@ -491,33 +493,34 @@ class EventExtractor:
         for pin in pins:
             if pin.status not in (TrackStatus.VISIBLE, TrackStatus.MISSING):
                 continue
+            seen = [r for r in self._pin_fallen_seen.get(pin.id, []) if frame - r[0] < self.p.pin_window_frames]
             if pin.group == "pin-fallen":
-                n = self._pin_fallen_frames.get(pin.id, 0) + 1
-                self._pin_fallen_frames[pin.id] = n
-                if n == self.p.pin_confirm_frames and pin.id not in self._pins_fallen:
+                seen.append((frame, t))
+                if len(seen) >= self.p.pin_confirm_frames and pin.id not in self._pins_fallen:
                     self._pins_fallen.add(pin.id)
-                    when = t - (n - 1) * self._frame_dt()
-                    events.append(TableEvent(t=when, frame=frame - n + 1, type=EventType.PIN_FALL, objects=(pin.id,),
-                                             data={"colour": colours.get(pin.id, "")}))
-            else:
-                self._pin_fallen_frames[pin.id] = 0
-                if pin.id in self._pins_fallen and not self.in_shot:
-                    self._pins_fallen.discard(pin.id)  # reset by the referee between visits
+                    first_frame, first_t = seen[0]  # it fell when it first looked fallen
+                    events.append(TableEvent(t=first_t, frame=first_frame, type=EventType.PIN_FALL,
+                                             objects=(pin.id,), data={"colour": colours.get(pin.id, "")}))
+            elif pin.id in self._pins_fallen and not self.in_shot and not seen:
+                self._pins_fallen.discard(pin.id)  # reset by the referee between visits
+            self._pin_fallen_seen[pin.id] = seen
         return events
 
     def _pin_contacts(self, pin_events: list[TableEvent], pins: list[Track], visible: list[Track]) -> list[TableEvent]:
-        """A pin that falls or moves was hit: by the ball whose path passed closest to it."""
+        """A pin that falls or moves was hit where it stood: by the ball whose recent path (its last
+        sightings, from before the pin first looked fallen) passed closest to that place."""
         events: list[TableEvent] = []
         where = {p.id: p for p in pins}
+        spots = {p.id: (p.x, p.y) for p in self.spec.pins}
         for pe in pin_events:
             pin = where.get(pe.objects[0])
             if pin is None:
                 continue
+            px, py = self._pin_moved.get(pin.id, spots.get(pin.id, (pin.x, pin.y)))
             best: tuple[float, Track] | None = None
             for tr in visible:
-                prev = self._prev.get(tr.id)
-                pts = [(tr.x, tr.y)] + ([(prev.x, prev.y)] if prev else [])
-                d = min(_segment_distance(pin.x, pin.y, pts[0], pts[-1]), *(math.hypot(pin.x - x, pin.y - y) for x, y in pts))
+                pts = [(x, y) for _, f, x, y in self._hist.get(tr.id, []) if f >= (pe.frame or 0) - 2] or [(tr.x, tr.y)]
+                d = min(segment_distance(px, py, a, b) for a, b in zip(pts, pts[1:] + pts[-1:], strict=True))
                 if best is None or d < best[0]:
                     best = (d, tr)
             if best is not None and best[0] <= best[1].radius_mm + pin.radius_mm + 40.0:
@@ -565,14 +568,6 @@ def _away(mover: Track, source: Track) -> bool:
     dx, dy = mover.x - source.x, mover.y - source.y
     n = math.hypot(dx, dy) * mover.speed
     return n > 0 and (mover.vx * dx + mover.vy * dy) / n > 0.5
-
-
-def _segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:
-    (x0, y0), (x1, y1) = a, b
-    dx, dy = x1 - x0, y1 - y0
-    length2 = dx * dx + dy * dy
-    u = 0.0 if length2 < 1e-9 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
-    return math.hypot(px - (x0 + u * dx), py - (y0 + u * dy))
 
 
 def _side(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:

@@ -46,7 +46,12 @@ class ExtractorParams:
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
-    * ``pin_confirm_frames``: consecutive frames a pin must look fallen before ``pin_fall``.
+    * ``pin_confirm_frames`` and ``pin_window_frames``: a pin must look fallen on this many
+      frames within that many before ``pin_fall``, dated to the first of them. A ball rolling
+      over or past a fallen pin hides and breaks up its look for a few frames, so the readings
+      need not be consecutive; a pin never stands up by itself, so a standing reading in between
+      does not undo the fall. A longer window confirms a fall through a longer occlusion; a
+      shorter one is safer against a standing pin misread now and then (a ball beside it).
     * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
     * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
       within this distance of its spot: pins stand on their spots when play starts, and a
@@ -74,5 +79,6 @@ class ExtractorParams:
     moved_mm: float = 25.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
+    pin_window_frames: int = 8
     pin_moved_mm: float = 8.0
     pin_seen_mm: float = 40.0

@@ -1,0 +1,89 @@
+"""When two balls touched during one frame (used by :mod:`tableref.vision.extract`).
+
+At 30 fps a hard-struck ball travels 100-300 mm between frames, so a contact is almost never on
+a frame: it is found from the paths the two objects took during the frame.
+
+* Both seen on the previous frame: their straight paths on their last velocities
+  (:func:`first_touch`), which finds the moment of contact even when the hit bent the paths.
+* One of them *unseen* on the previous frame (a ball lost in its own motion smear, its position
+  then a tracker's guess): its velocity is a guess too, so the relative-motion test can miss a
+  contact that happened. What is known is where it was last seen and where it is now; a resting
+  object that starts moving was hit by such a ball when the ball's path between those two places
+  ran within touching distance of it (:func:`swept_touch`). A ball knocked off its rest by
+  nothing is physically impossible, so the test only runs for a resting object that moved off.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass
+class PathEnd:
+    """An object as of the previous frame: where it was (``x, y``: seen, or the tracker's guess
+    while hidden), its velocity (zero at rest), when, whether it was moving, and where and when
+    it was last actually seen."""
+
+    x: float
+    y: float
+    vx: float
+    vy: float
+    t: float
+    moving: bool = False
+    seen_x: float = 0.0
+    seen_y: float = 0.0
+    seen_t: float = 0.0
+
+    @property
+    def seen(self) -> bool:
+        """Seen on that frame (not a prediction)."""
+        return self.seen_t >= self.t - 1e-9
+
+
+def first_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tuple[float, float],
+                dt: float, touch: float) -> tuple[float, float] | None:
+    """When (fraction of the frame) a and b, moving on their last velocities, first come within
+    ``touch``, and how close they are then. None when they never come close enough."""
+    rx, ry = pb.x - pa.x, pb.y - pa.y
+    ux, uy = pb.vx - pa.vx, pb.vy - pa.vy
+    rr = rx * rx + ry * ry
+    if rr <= touch * touch:
+        return 0.0, math.sqrt(rr)
+    uu = ux * ux + uy * uy
+    if uu > 1e-9:
+        ru = rx * ux + ry * uy
+        disc = ru * ru - uu * (rr - touch * touch)
+        if disc >= 0:
+            s = (-ru - math.sqrt(disc)) / uu
+            if 0.0 <= s <= dt:
+                return s / dt, touch
+    d_end = math.hypot(now_b[0] - now_a[0], now_b[1] - now_a[1])
+    if d_end <= touch:
+        return 1.0, d_end  # a slow approach, measured at the end of the frame
+    return None
+
+
+def swept_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tuple[float, float],
+                touch: float) -> tuple[float, float] | None:
+    """A resting object that moved off, hit by one that was unseen on the previous frame: the
+    hidden one's path from its last sighting to where it is now passes within ``touch`` of the
+    resting one's place. Answers (fraction of the frame, distance), or None."""
+    for mover, rest, now_m, now_r in ((pa, pb, now_a, now_b), (pb, pa, now_b, now_a)):
+        if mover.seen or rest.moving or not rest.seen:
+            continue
+        if math.hypot(now_r[0] - rest.x, now_r[1] - rest.y) < 1e-6:
+            continue  # it has not moved off
+        d = segment_distance(rest.x, rest.y, (mover.seen_x, mover.seen_y), now_m)
+        if d <= touch:
+            return 0.5, d
+    return None
+
+
+def segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance from (px, py) to the segment a-b."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy
+    u = 0.0 if length2 < 1e-9 else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length2))
+    return math.hypot(px - (x0 + u * dx), py - (y0 + u * dy))
