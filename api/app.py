@@ -83,7 +83,9 @@ class Service:
         self.sessions[row["id"]] = session
         return session
 
-    def start_runner(self, row: dict[str, Any]) -> None:
+    def start_runner(self, row: dict[str, Any], resume: bool = True) -> None:
+        """Start the table's source. ``resume``: a file source continues after what the log holds
+        of it (a restart, a new calibration) rather than playing the clip over the game again."""
         source = row.get("source")
         session = self.sessions[row["id"]]
         if not source:
@@ -95,7 +97,7 @@ class Service:
             session.set_status(state="error", error=str(exc))
             return
         runner = TableRunner(session, spec, row.get("pipeline") or "vision",
-                             calibration=row.get("calibration"), speed=self.settings.playback_speed)
+                             calibration=row.get("calibration"), speed=self.settings.playback_speed, resume=resume)
         self.runners[row["id"]] = runner
         runner.start()
 
@@ -256,10 +258,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 probe(spec)
         if "calibration" in changes:
             _check_calibration(changes["calibration"], row["table_kind"])
+        same_source = changes.get("source", row["source"]) == row["source"]
         row.update(changes)
         service.store.put_table(row)
         await service.stop_runner(table_id)
-        service.start_runner(row)
+        service.start_runner(row, resume=same_source)
         return row
 
     @app.delete("/api/tables/{table_id}", status_code=204, dependencies=[Depends(require_token)])

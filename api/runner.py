@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import time
 from collections import deque
@@ -49,8 +50,11 @@ class TableRunner:
 
     def __init__(self, session: TableSession, spec: SourceSpec, pipeline_kind: str,
                  calibration: dict[str, Any] | None = None, speed: float = 1.0,
-                 frame_interval: float = 0.2, positions_interval: float = 0.1, max_lag_s: float = 0.5) -> None:
+                 frame_interval: float = 0.2, positions_interval: float = 0.1, max_lag_s: float = 0.5,
+                 resume: bool = True) -> None:
         self.session = session
+        #: a file source whose game is already in the log resumes after it (see ``_play``)
+        self.resume = resume
         self.spec = spec
         self.pipeline_kind = pipeline_kind
         self.calibration = calibration
@@ -104,12 +108,15 @@ class TableRunner:
         self.session.pipeline = pipeline.name
         first = True
         while not self._stop:
+            done: list[dict[str, Any]] = []
             if not first:
                 self.session.reset(t=0.0, reason="the demo clip starts again")
                 pipeline.reset()
+            elif self.resume and self.spec.kind == "file":
+                done = self.session.items_since_reset()
             first = False
             self.session.set_status(state="playing", source=self.spec.target, pipeline=pipeline.name)
-            await self._play(pipeline)
+            await self._play(pipeline, done)
             if not (self.spec.kind == "file" and self.spec.loop):
                 break
         self.session.set_status(state="stopped")
@@ -120,19 +127,41 @@ class TableRunner:
         self.process_s.append(time.perf_counter() - began)
         return out
 
-    async def _play(self, pipeline: FramePipeline) -> None:
+    async def _play(self, pipeline: FramePipeline, done_items: list[dict[str, Any]] | None = None) -> None:
+        """Play the source into the session in real time.
+
+        ``done_items``: what the log already holds of this clip (a file source restarted over a
+        game in progress: the server was restarted, or the table got a new calibration). The clip
+        then resumes where the log ends instead of refereeing the same shots twice over the game:
+        frames before the last stored item's time run through the pipeline at full speed (so the
+        tracker knows the table as it was) with their events discarded (every frame before it was
+        refereed), and from there any event or recorded input equal to one already stored is
+        skipped (an event may be dated a little before the frame that reports it, and a kill may
+        fall between two events of one frame). A live camera never resumes: it was live all along.
+        """
         frames = self._frames()
         pending = sorted(recorded_inputs(Path(self.spec.target)), key=lambda i: i.t) if self.spec.kind == "file" else []
+        stored = {_canonical(body) for body in done_items or ()}
+        resume_t = max((float(b.get("t") or 0.0) for b in done_items or ()), default=-1.0)
+        if done_items:
+            self.session.set_status(state="resuming", resume_at=round(resume_t, 2))
         start = time.monotonic()
         self.clock_start = start
         last_jpeg_t = -1.0
         last_positions_t = -1.0
-        done = object()
+        end = object()
         while not self._stop:
-            frame = await asyncio.to_thread(next, frames, done)
-            if frame is done:
+            frame = await asyncio.to_thread(next, frames, end)
+            if frame is end:
                 return
             assert isinstance(frame, Frame)
+            if frame.t < resume_t:
+                await asyncio.to_thread(pipeline.process, frame.image, frame.index, frame.t)  # events discarded
+                start = time.monotonic() - resume_t / self.speed
+                self.clock_start = start
+                continue
+            if stored and resume_t >= 0 and self.session.status.get("state") == "resuming":
+                self.session.set_status(state="playing", resume_at=round(resume_t, 2))
             if self.spec.kind == "file":
                 due = start + frame.t / self.speed
                 delay = due - time.monotonic()
@@ -150,8 +179,12 @@ class TableRunner:
             image = frame.image
             still = functools.partial(encode_jpeg, image)
             while pending and pending[0].t <= frame.t:
-                self.session.ingest(pending.pop(0))
+                item = pending.pop(0)
+                if item.t >= resume_t and _canonical(item.to_json()) not in stored:
+                    self.session.ingest(item)
             for event in out.events:
+                if stored and _canonical(event.to_json()) in stored:
+                    continue  # refereed before the restart
                 for m in self.session.ingest(event, still=still):
                     self.due[m.seq] = due
             while len(self.due) > 10_000:
@@ -162,3 +195,8 @@ class TableRunner:
             if frame.t - last_jpeg_t >= self.frame_interval:
                 last_jpeg_t = frame.t
                 self.latest_jpeg = await asyncio.to_thread(encode_jpeg, image)
+
+
+def _canonical(body: dict[str, Any]) -> str:
+    """One text per logged item, whatever order its keys came in (to recognise it again)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":"))

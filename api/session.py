@@ -65,6 +65,7 @@ class TableSession:
             if row.kind == "notice":
                 if row.body.get("reset"):
                     self.engine = make_engine(self.game, **self.options)
+                    self.last_t = row.t or 0.0  # as ``reset`` left it
                     applied = 0
                 continue
             if row.body.get("input") == "undo":
@@ -79,6 +80,21 @@ class TableSession:
             if row.t is not None:
                 self.last_t = max(self.last_t, row.t)
         return applied
+
+    def items_since_reset(self) -> list[dict[str, Any]]:
+        """The events and inputs stored since the table last started afresh, oldest first.
+
+        A file source that starts again over them (after a restart, or a new calibration) resumes
+        after them instead of replaying the clip over the game it already refereed.
+        """
+        items: list[dict[str, Any]] = []
+        for row in self.store.log(self.table_id, kinds=("event", "input", "notice"), limit=-1):
+            if row.kind == "notice":
+                if row.body.get("reset"):
+                    items.clear()
+                continue
+            items.append(row.body)
+        return items
 
     # -- feeding ------------------------------------------------------------------------------
     def check_request(self, item: LogItem) -> None:

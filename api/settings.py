@@ -67,6 +67,7 @@ class Settings:
             media_dirs=(*media, BUNDLED_SAMPLES),
             demo=env.get("TABLEREF_DEMO", "1") not in ("0", "false", "no"),
             demo_clip=env.get("TABLEREF_DEMO_CLIP") or None,
+            demo_loop=env.get("TABLEREF_DEMO_LOOP", "1") not in ("0", "false", "no"),
             demo_pipeline=env.get("TABLEREF_DEMO_PIPELINE") or None,
             playback_speed=float(env.get("TABLEREF_SPEED", "1.0")),
             max_writes_per_second=float(env.get("TABLEREF_WRITES_PER_SECOND", "30")),

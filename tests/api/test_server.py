@@ -105,30 +105,38 @@ def test_writes_without_the_token_are_refused(tmp_path: Path, clip: Path) -> Non
         assert r.status_code == 200
 
 
-def test_a_killed_and_restarted_server_serves_identical_match_state(tmp_path: Path, clip: Path) -> None:
+def _wait_for_source(host: str, state: str, timeout: float = 20.0) -> dict[str, Any]:
+    """The demo table's state once its source reports ``state`` (bounded)."""
+    deadline = time.monotonic() + timeout
+    snap: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        snap = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+        if snap["status"].get("state") == state:
+            return snap
+        time.sleep(0.1)
+    raise AssertionError(f"the source never reported {state!r}: {snap.get('status')}")
+
+
+def test_a_stopped_and_restarted_server_serves_identical_match_state(tmp_path: Path, clip: Path) -> None:
+    """The clip is still the table's source after the restart: it resumes after what the log holds
+    (here: nothing left to play) instead of refereeing the same shots again over the match."""
     settings = _settings(tmp_path, clip)
-    port = free_port()
-    with running_server(create_app(settings), port) as host:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            state = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
-            if state["status"].get("state") == "stopped":
-                break
-            time.sleep(0.1)
-        httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
-                   headers={"X-Referee-Token": TOKEN}, timeout=10)
+    with running_server(create_app(settings), free_port()) as host:
+        _wait_for_source(host, "stopped")
+        r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
+                       headers={"X-Referee-Token": TOKEN}, timeout=10)
+        assert r.status_code == 200, r.text
         before = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+        log_before = httpx.get(f"http://{host}/api/tables/demo/log", timeout=10).json()
     assert before["scores"] == {"A": 2}
-    port = free_port()
-    settings_again = Settings(data_dir=settings.data_dir, token=TOKEN, media_dirs=settings.media_dirs,
-                              demo_clip=None, heartbeat_s=0.5, demo_pipeline="truth")
-    app = create_app(settings_again)
-    # The restarted server must not replay the clip over the stored match: give it no source.
-    app.state.service.store.put_table({**app.state.service.store.table("demo"), "source": None})
-    with running_server(app, port) as host:
-        after = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+    with running_server(create_app(settings), free_port()) as host:
+        first = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+        after = _wait_for_source(host, "stopped")  # the clip has run to its end again
+        log_after = httpx.get(f"http://{host}/api/tables/demo/log", timeout=10).json()
     for key in ("scores", "state", "seq", "outcome"):
+        assert first[key] == before[key], key
         assert after[key] == before[key], key
+    assert log_after == log_before
 
 
 def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Path, clip: Path) -> None:

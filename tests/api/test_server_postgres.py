@@ -39,6 +39,7 @@ def test_a_restarted_server_on_postgres_serves_identical_match_state(pg: Postgre
             if state["status"].get("state") == "stopped":
                 break
             time.sleep(0.1)
+        assert state["status"].get("state") == "stopped", state["status"]
         r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
                        headers={"X-Referee-Token": TOKEN}, timeout=10)
         assert r.status_code == 200, r.text
@@ -49,11 +50,15 @@ def test_a_restarted_server_on_postgres_serves_identical_match_state(pg: Postgre
     # A fresh data folder: everything the restarted server knows must come from PostgreSQL.
     again = Settings(data_dir=tmp_path / "data-again", token=TOKEN, media_dirs=settings.media_dirs,
                      demo=False, heartbeat_s=0.5, demo_pipeline="truth", database_url=url)
-    app = create_app(again)
-    store = app.state.service.store
-    store.put_table({**store.table("demo"), "source": None})  # do not replay the clip over the match
-    with running_server(app, free_port()) as host:
-        after = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+    with running_server(create_app(again), free_port()) as host:
+        # the clip is still the source: it resumes after the stored log (nothing left) and stops
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            after = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
+            if after["status"].get("state") == "stopped":
+                break
+            time.sleep(0.1)
+        assert after["status"].get("state") == "stopped", after["status"]
         log_after = httpx.get(f"http://{host}/api/tables/demo/log", timeout=10).json()
     for key in ("scores", "state", "seq", "outcome"):
         assert after[key] == before[key], key
