@@ -147,6 +147,8 @@ class Background:
         self.cloth: F32 = cloth
         #: painted over on the first frame: a guess until seen uncovered (see :meth:`reveal`)
         self.unverified: U8 = (objects if unverified is None else unverified).copy()
+        #: the first frame as it was, objects included (see :meth:`reveal`)
+        self._first: F32 = first.astype(np.float32)
         self._last: F32 = bg.copy()
         #: updates in a row each pixel has kept its look (a ghost is still; a hand moves)
         self.still: U8 = np.zeros(objects.shape, np.uint8)
@@ -216,18 +218,26 @@ class Background:
         self.bright_threshold = max(p.bright_floor, p.noise_factor * self._noise[1])
 
     def reveal(self, img: U8, where: U8, still_updates: int = 3) -> None:
-        """Learn ``img`` at once where ``where`` (0/255) marks painted-over pixels now uncovered
-        and unchanged for ``still_updates`` background updates.
+        """Learn ``img`` at once where ``where`` (0/255) marks painted-over pixels now uncovered,
+        unchanged for ``still_updates`` background updates and changed since the first frame.
 
         The first frame's objects were painted out with the cloth estimate; what they covered (a
         spot, a line, the cloth's own texture) is only known once they move away. What lies there
-        then stays still; a hand passing over it does not.
+        then stays still; a hand passing over it does not. A pixel that still looks as it did on
+        the first frame has not been uncovered: its object never moved (a carrom man left in place
+        by the break while the pack around it scattered), whatever the finder made of it in the
+        meantime, and learning it would erase that object for good.
         """
         m = cv2.bitwise_and(where, self.unverified)
         m = cv2.bitwise_and(m, ((self.still >= still_updates) * 255).astype(np.uint8))
         if not m.any():
             return
-        cv2.copyTo(img.astype(np.float32), m, self.image)
+        f = img.astype(np.float32)
+        left = channel_sum(np.asarray(cv2.absdiff(f, self._first), dtype=np.float32)) > 2.0 * self.bright_threshold
+        m = cv2.bitwise_and(m, (left * 255).astype(np.uint8))
+        if not m.any():
+            return
+        cv2.copyTo(f, m, self.image)
         self.unverified = np.asarray(cv2.bitwise_and(self.unverified, cv2.bitwise_not(m)), dtype=np.uint8)
         self._sum = channel_sum(self.image)
 

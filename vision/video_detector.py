@@ -425,13 +425,15 @@ class VideoDetector:
 
     def _lost_streaks(self, streaks: list[Circle], circles: list[Circle]) -> list[Circle]:
         """Smears cut out of crowded pieces that continue a ball seen a moment ago and not found
-        now: a ball struck hard, still joined to the cue or to the ball it hit."""
+        now: a ball struck hard, still joined to the cue or to the ball it hit. The reach grows
+        with the frames since the ball was last placed, as for a capsule (``_plausible_smears``):
+        a break shot covers more than the one-frame reach between two frames."""
         lost = [m for m in self._memos if m.age <= self.p.lost_frames
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)]
         out: list[Circle] = []
         for st in streaks:
             reach = (0.5 * self.p.circles.max_blur + 3.0) * st.r
-            if any(math.hypot(st.x - m.x, st.y - m.y) < reach for m in lost) and \
+            if any(math.hypot(st.x - m.x, st.y - m.y) < reach * (1 + 0.5 * m.age) for m in lost) and \
                     not any(math.hypot(st.x - c.x, st.y - c.y) < 1.6 * st.r for c in circles + out):
                 out.append(st)
         return out
