@@ -270,7 +270,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if service.store.table(table_id) is None:
             raise HTTPException(404, f"no table {table_id!r}")
         await service.stop_runner(table_id)
-        service.sessions.pop(table_id, None)
+        session = service.sessions.pop(table_id, None)
+        if session is not None:
+            # The log stays (a match's record needs it); the reset notice ends it, so a table made
+            # again under this id starts afresh instead of rebuilding the removed table's game.
+            session.reset(t=session.last_t, reason="table removed")
         service.store.delete_table(table_id)
         return Response(status_code=204)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tableref.api.hub import Hub
+from tableref.api.hub import Hub, Message
 from tableref.api.session import TableSession
 from tableref.api.store import Store
 from tableref.events import HumanInput, TableEvent
@@ -20,12 +20,19 @@ def test_every_published_message_is_already_in_the_store(tmp_path: Path) -> None
     session = _session(tmp_path, hub)
     seen: list[int] = []
     sub = hub.subscribe("t1")
+    offer = sub.offer
+
+    def offer_checked(msg: Message) -> None:  # at the moment of publishing, not afterwards
+        if msg.stored:
+            assert [r.seq for r in session.store.log("t1", after=msg.seq - 1)][:1] == [msg.seq], msg
+        seen.append(msg.seq)
+        offer(msg)
+
+    sub.offer = offer_checked  # type: ignore[method-assign]
     msgs = session.ingest(TableEvent(t=1.0, type="pot", objects=("red",), where="hole-100"))
-    for m in sub.queue:
-        seen.append(m.seq)
-        assert any(r.seq == m.seq for r in session.store.log("t1"))
-    assert seen == [m.seq for m in msgs] == [1, 2]
-    assert session.snapshot()["scores"] == {"A": 1}
+    msgs += session.ingest(TableEvent(t=2.0, type="pin_fall", objects=("pin-50-left",)), still=lambda: b"\xff\xd8")
+    assert seen == [m.seq for m in msgs] == [1, 2, 3, 4, 5]
+    assert session.snapshot()["scores"] == {"A": 0}
 
 
 def test_an_impossible_event_becomes_a_question_and_changes_nothing(tmp_path: Path) -> None:
