@@ -156,7 +156,9 @@ class TableSession:
             undone = self.engine.undo()
         except RefereeError as exc:
             return [("question", {"question": f"Nothing to undo ({exc})."}, item.t)]
-        return [("notice", {"text": "Undone", "undone": undone.to_json(), "state": self.snapshot_state()}, item.t)]
+        # the scores as they stand again, so a tablet's scoreboard follows the undo
+        return [("notice", {"text": "Undone", "undone": undone.to_json(), "state": self.snapshot_state(),
+                            "scores": self.engine.scores()}, item.t)]
 
     def _update_body(self, update: Update) -> dict[str, Any]:
         body = update.to_json()

@@ -80,7 +80,7 @@ function handle(m) {
     case "status": showStatus(m.status); break;
     case "update": onUpdate(m); break;
     case "question": showQuestion(m.question); addLog(`? ${m.question}`, "question"); break;
-    case "notice": addLog(m.text || "notice"); if (isAllFours()) { if (m.reset) AF.reset(); if (m.undone) AF.onUndo(); else AF.refreshSoon(); } if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); } break;
+    case "notice": addLog(m.text || "notice"); if (m.undone && m.scores) { state.scores = m.scores; renderScores(); } if (isAllFours()) { if (m.reset) AF.reset(); if (m.undone) AF.onUndo(); else AF.refreshSoon(); } if (m.reset) { state.scores = {}; renderScores(); hideFoul(); renderMatch(null); $("break").textContent = ""; } break;
     case "event":
       addLog(`${m.event.t.toFixed(1)}s ${m.event.type} ${eventText(m.event)}`);
       if (m.event.type === "shot_start") hideFoul();  // the next shot: the call stands
@@ -174,6 +174,7 @@ function onUpdate(u) {
     while ($("instructions").children.length > 3) $("instructions").lastChild.remove();
     addLog(u.text);
   } else if (u.kind === "score" || u.kind === "break_banked" || u.kind === "break_lost") {
+    if (u.kind !== "score") $("break").textContent = "";  // the break is over: banked or lost
     addLog(u.text, "score");
   } else if (u.kind === "break") {
     $("break").textContent = u.text;

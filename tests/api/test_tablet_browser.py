@@ -8,6 +8,7 @@ the rule; overruling it must bank the 200. Screenshots are saved in ``test-artif
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,17 @@ EVENTS = [
     {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
 ]
 
+def assert_usable(page: Any, width: int, buttons: list[str]) -> None:
+    """Nothing wider than the screen (no sideways scrolling) and each button a finger-sized target
+    (44 CSS pixels high) lying wholly on the screen's width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{overflow}px wider than a {width}px screen"
+    for sel in buttons:
+        box = page.locator(sel).bounding_box()
+        assert box is not None, sel
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 44, (sel, box)
+
+
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian's chromium is not installed (scripts/system-deps.sh installs it)")
 
@@ -56,12 +68,22 @@ def test_the_tablet_shows_the_foul_and_an_overrule_changes_the_score(tmp_path: P
             page.wait_for_function("document.querySelector('#foul-still') && !document.querySelector('#foul-still').hidden")
             page.screenshot(path=str(ARTIFACTS / "tablet-foul.png"), full_page=True)
             assert "200" not in page.inner_text("#scoreboard")
+            # the break of 200 was lost with the foul: the current break is no longer shown
+            page.wait_for_function("document.querySelector('#break').innerText.trim() === ''", timeout=10_000)
+            for width, height in ((1280, 800), (800, 1280)):  # a 10-inch tablet, landscape and portrait
+                page.set_viewport_size({"width": width, "height": height})
+                assert_usable(page, width, ["#foul-confirm", "#foul-overrule", "#undo", "#overrule"])
+            page.set_viewport_size({"width": 1280, "height": 800})
             page.click("#foul-overrule")
             page.wait_for_function("document.querySelector('#scoreboard').innerText.includes('200')", timeout=10_000)
             assert page.is_hidden("#foul")
             page.screenshot(path=str(ARTIFACTS / "tablet-overruled.png"), full_page=True)
             page.set_viewport_size({"width": 800, "height": 1280})  # a 10-inch tablet in portrait
             page.screenshot(path=str(ARTIFACTS / "tablet-portrait.png"), full_page=True)
+            # Undo takes the overrule back: the foul stands again and the 200 is gone
+            page.click("#undo")
+            page.wait_for_function("document.querySelector('#log').innerText.includes('Undone')", timeout=10_000)
+            page.wait_for_function("!document.querySelector('#scoreboard').innerText.includes('200')", timeout=10_000)
         finally:
             browser.close()
 
