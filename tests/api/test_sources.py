@@ -72,3 +72,86 @@ def test_a_dead_stream_reconnects_with_backoff_and_says_so(tmp_path: Path) -> No
                     assert msg["seq"] == snap["seq"]  # a status carries the current number, takes none
         assert live.get("state") == "reconnecting" and live["attempt"] > seen, (snap["status"], live)
         assert httpx.get(f"http://{host}/health", timeout=10).json()["ok"] is True  # the rest keeps serving
+
+
+class _DroppingStream:
+    """An MJPEG camera on 127.0.0.1 that drops every connection after ``frames`` frames."""
+
+    def __init__(self, frames: int = 20) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        import cv2
+        import numpy as np
+
+        outer = self
+        self.connections = 0
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                outer.connections += 1
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                try:
+                    for i in range(frames):
+                        img = np.full((96, 160, 3), (40, 110, 60), np.uint8)
+                        cv2.circle(img, (10 + i * 3, 48), 6, (240, 240, 240), -1)
+                        jpeg = cv2.imencode(".jpg", img)[1].tobytes()
+                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                                         + str(len(jpeg)).encode() + b"\r\n\r\n" + jpeg + b"\r\n")
+                        time.sleep(1 / 30)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/stream.mjpg"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> _DroppingStream:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _played_dropped_played(states: list[str]) -> bool:
+    """Whether the states went playing, then reconnecting, then playing again."""
+    want = iter(("playing", "reconnecting", "playing"))
+    step = next(want)
+    for state in states:
+        if state == step:
+            step = next(want, "")
+            if not step:
+                return True
+    return False
+
+
+def test_a_dropped_stream_reconnects_and_plays_again(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", token="t", demo=False, heartbeat_s=1.0)
+    with _DroppingStream() as camera, running_server(create_app(settings), free_port()) as host:
+        r = httpx.post(f"http://{host}/api/tables", headers={"Authorization": "Bearer t"}, timeout=10,
+                       json={"id": "cam", "table_kind": "pool", "game": "colors", "source": camera.url,
+                             "calibration": {"homography": [[0.1, 0, 5], [0, 0.1, 5], [0, 0, 1]]}})
+        assert r.status_code == 201, r.text
+        states: list[str] = []
+        with connect(f"ws://{host}/ws/tables/cam") as ws:
+            states.append(json.loads(ws.recv(timeout=10))["status"].get("state", ""))
+            deadline = time.monotonic() + 30
+            # playing, dropped (reconnecting), playing again: the tablet hears each as it happens
+            while not _played_dropped_played(states) and time.monotonic() < deadline:
+                try:
+                    msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
+                except TimeoutError:
+                    break
+                if msg["type"] == "status":
+                    states.append(msg["status"].get("state", ""))
+        assert _played_dropped_played(states), states
+        assert camera.connections >= 2
+        frame = httpx.get(f"http://{host}/api/tables/cam/frame.jpg", timeout=10)
+        assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"  # the camera's frames arrived
