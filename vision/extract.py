@@ -29,6 +29,7 @@ from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
 from tableref.vision.extract_params import ExtractorParams
+from tableref.vision.extract_strike import lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
 __all__ = ["EventExtractor", "ExtractorParams"]
@@ -68,6 +69,7 @@ class EventExtractor:
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
         self._last_fast: dict[str, float] = {}  # id -> when it was last seen moving fast
+        self._rested: dict[str, tuple[float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         self._cushions: tuple[Cushion, ...] = spec.cushions
 
@@ -89,7 +91,7 @@ class EventExtractor:
             if tr.status == TrackStatus.VISIBLE:
                 h = self._hist.setdefault(tr.id, [])
                 h.append((t, frame, tr.x, tr.y))
-                del h[:-8]
+                del h[:-16]
         for gone in set(self._hist) - {tr.id for tr in visible}:
             del self._hist[gone]
         self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
@@ -120,8 +122,12 @@ class EventExtractor:
                                         *seen_at)
             if tr.speed >= self.p.start_speed:
                 self._last_fast[tr.id] = t
+            if not moving and tr.status == TrackStatus.VISIBLE:
+                self._rested[tr.id] = (tr.x, tr.y, t)
         for gone in set(self._last_fast) - {tr.id for tr in visible}:
             del self._last_fast[gone]
+        for gone in set(self._rested) - {tr.id for tr in visible}:
+            del self._rested[gone]
         self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
@@ -129,11 +135,14 @@ class EventExtractor:
     # -- shot start and rest --------------------------------------------------------------------
     def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
-                  and self._last_t - self._seen_at.get(tr.id, -1e9) <= self.p.hidden_strike_s
-                  and self._quiet_for(tr) >= self.p.struck_still_s]
+                  and self._last_t - self._seen_at.get(tr.id, -1e9)
+                  <= (self.p.hidden_strike_s if tr.label == "striker" else self.p.smear_strike_s) + 1e-9
+                  and self._quiet_for(tr) >= self.p.struck_still_s
+                  and (tr.label == "striker" or self._seen_share(tr, frame) >= self.p.struck_seen)]
         if not movers:
             return []
-        struck = self._striker_lost(visible, movers) or self._struck(movers)
+        struck = lost_struck(self.p, visible, movers, self._last_t, self._seen_at, self._rest_of, self._quiet_for) \
+            or struck_among(self.spec, movers, self._rest_of, self._rest_pos)
         prev = self._prev[struck.id]
         self.in_shot = True
         self._shot = _ShotState(struck=struck.id, start_t=prev.t)
@@ -146,50 +155,21 @@ class EventExtractor:
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
 
+    def _seen_share(self, tr: Track, frame: int) -> float:
+        """Of the frames of the ``struck_still_s`` before this one, the share ``tr`` was seen on."""
+        n = max(1, min(16, round(self.p.struck_still_s / self._frame_dt())))  # 16: the sightings kept
+        seen = {f for _, f, _, _ in self._hist.get(tr.id, [])}
+        return sum(1 for f in range(frame - n, frame) if f in seen) / n
+
     def _quiet_for(self, tr: Track) -> float:
         """How long, up to the previous frame, ``tr`` had been on the table without moving fast."""
         since = max(tr.first_seen_t, self._last_fast.get(tr.id, tr.first_seen_t))
         return self._last_t - since
 
-    def _striker_lost(self, visible: list[Track], movers: list[Track]) -> Track | None:
-        """Carrom: the striker is the only thing a player may flick. Flicked hard, it is a smear
-        the detector can lose for a frame or two, while the men it hit are seen moving off; if
-        the striker lay on the board, is lost now, and a piece is moving away from it, it was struck."""
-        if any(tr.label == "striker" for tr in movers):
-            return None
-        for tr in visible:
-            if tr.label == "striker" and tr.status == TrackStatus.MISSING and tr.id in self._prev \
-                    and self._quiet_for(tr) >= self.p.struck_still_s and any(_away(m, tr) for m in movers):
-                return tr
-        return None
-
-    def _struck(self, movers: list[Track]) -> Track:
-        """Which of the balls seen moving first was struck. The cue can send a ball into a touching
-        one within a frame, so the fastest is not always it: the striker when it moves; in bar
-        billiards the ball leaving the D; otherwise the mover whose path points at another mover."""
-        if len(movers) == 1:
-            return movers[0]
-        for tr in movers:
-            if tr.label == "striker":
-                return tr
-        if self.spec.d_centre is not None:
-            in_baulk = [tr for tr in movers if tr.id in self._rest_pos and self.spec.in_baulk(self._rest_pos[tr.id][0])]
-            if len(in_baulk) == 1:
-                return in_baulk[0]
-
-        def aims(a: Track) -> float:
-            start = self._rest_pos.get(a.id, (self._prev[a.id].x, self._prev[a.id].y))
-            best = -1.0
-            for b in movers:
-                if b is a:
-                    continue
-                other = self._rest_pos.get(b.id, (self._prev[b.id].x, self._prev[b.id].y))
-                dx, dy = other[0] - start[0], other[1] - start[1]
-                n = math.hypot(dx, dy) * max(a.speed, 1e-9)
-                best = max(best, (a.vx * dx + a.vy * dy) / n if n > 0 else -1.0)
-            return best
-
-        return max(movers, key=aims)
+    def _rest_of(self, tr: Track) -> tuple[float, float]:
+        """Where ``tr`` rested before this frame."""
+        prev = self._prev.get(tr.id)
+        return self._rest_pos.get(tr.id, (prev.x, prev.y) if prev else (tr.x, tr.y))
 
     def _seat_of(self, position: tuple[float, float]) -> str | None:
         """The carrom seat whose baseline strip the striker starts on (nearest strip's centre)."""
@@ -282,8 +262,14 @@ class EventExtractor:
             return None
         dt = max(1e-6, a.last_seen_t - pa.t)
         touch = a.radius_mm + b.radius_mm + self.p.contact_tol_mm
-        return first_touch(pa, pb, (a.x, a.y), (b.x, b.y), dt, touch) \
-            or swept_touch(pa, pb, (a.x, a.y), (b.x, b.y), touch)
+        found = first_touch(pa, pb, (a.x, a.y), (b.x, b.y), dt, touch)
+        for m, pm, o in ((a, pa, b), (b, pb, a)):
+            rest = self._rested.get(o.id)
+            if found is not None or m.status != TrackStatus.VISIBLE or rest is None or o.id not in self._moving \
+                    or rest[2] < pm.seen_t - 1e-9:
+                continue
+            found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch)
+        return found
 
     def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """Contacts this frame. A moving ball hits the *first* object on its path: of several
@@ -329,9 +315,9 @@ class EventExtractor:
         velocity estimate smoothed over a collision never hides it."""
         events: list[TableEvent] = []
         for tr in visible:
-            hist = self._hist.get(tr.id)
+            hist = _recent_run(self._hist.get(tr.id, []), self.p.unseen_bounce_frames)
             prev = self._prev.get(tr.id)
-            if hist is None or len(hist) < 4 or tr.status != TrackStatus.VISIBLE:
+            if len(hist) < 4 or tr.status != TrackStatus.VISIBLE:
                 continue
             if tr.id not in self._moving and not (prev and prev.moving):
                 continue
@@ -563,11 +549,13 @@ class EventExtractor:
 _ORDER = {EventType.SHOT_START: 0, EventType.CONTACT: 1, EventType.CUSHION: 2, EventType.POT: 3, EventType.AT_REST: 8}
 
 
-def _away(mover: Track, source: Track) -> bool:
-    """Is ``mover`` heading away from ``source`` (within 60 degrees), as a piece it hit would?"""
-    dx, dy = mover.x - source.x, mover.y - source.y
-    n = math.hypot(dx, dy) * mover.speed
-    return n > 0 and (mover.vx * dx + mover.vy * dy) / n > 0.5
+def _recent_run(hist: list[tuple[float, int, float, float]], max_gap: int) -> list[tuple[float, int, float, float]]:
+    """The latest sightings with no gap longer than ``max_gap`` frames between them: nothing can be
+    read of a path across a longer gap (a cue tip seen once every second is no rolling ball)."""
+    i = len(hist) - 1
+    while i > 0 and hist[i][1] - hist[i - 1][1] <= max_gap:
+        i -= 1
+    return hist[i:]
 
 
 def _side(x0: float, y0: float, x1: float, y1: float, x: float, y: float) -> float:

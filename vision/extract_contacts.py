@@ -9,8 +9,9 @@ a frame: it is found from the paths the two objects took during the frame.
   then a tracker's guess): its velocity is a guess too, so the relative-motion test can miss a
   contact that happened. What is known is where it was last seen and where it is now; a resting
   object that starts moving was hit by such a ball when the ball's path between those two places
-  ran within touching distance of it (:func:`swept_touch`). A ball knocked off its rest by
-  nothing is physically impossible, so the test only runs for a resting object that moved off.
+  ran within touching distance of where it rested (:func:`swept_touch`). A ball knocked off its
+  rest by nothing is physically impossible, so the test only runs for an object that was still
+  resting when the hidden ball was last seen and is moving now.
 """
 
 from __future__ import annotations
@@ -64,20 +65,16 @@ def first_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tup
     return None
 
 
-def swept_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tuple[float, float],
+def swept_touch(mover: PathEnd, now_m: tuple[float, float], rest: tuple[float, float],
                 touch: float) -> tuple[float, float] | None:
-    """A resting object that moved off, hit by one that was unseen on the previous frame: the
-    hidden one's path from its last sighting to where it is now passes within ``touch`` of the
-    resting one's place. Answers (fraction of the frame, distance), or None."""
-    for mover, rest, now_m, now_r in ((pa, pb, now_a, now_b), (pb, pa, now_b, now_a)):
-        if mover.seen or rest.moving or not rest.seen:
-            continue
-        if math.hypot(now_r[0] - rest.x, now_r[1] - rest.y) < 1e-6:
-            continue  # it has not moved off
-        d = segment_distance(rest.x, rest.y, (mover.seen_x, mover.seen_y), now_m)
-        if d <= touch:
-            return 0.5, d
-    return None
+    """A resting object that moved off, hit by ``mover``, which was unseen on the previous frame
+    and was last seen no later than the object lay at ``rest``: the mover's path from its last
+    sighting to where it is now passes within ``touch`` of that place. Answers (fraction of the
+    frame, distance), or None."""
+    if mover.seen:
+        return None
+    d = segment_distance(rest[0], rest[1], (mover.seen_x, mover.seen_y), now_m)
+    return (0.5, d) if d <= touch else None
 
 
 def segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -86,15 +86,27 @@ def bounce_unseen(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, i
 def fly_over(p: ExtractorParams, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
              cushion: Cushion) -> tuple[float, int] | None:
     """A ball jumping the table touches the cushion on its way over: its centre goes from the
-    cloth side of the nose to beyond it, which no rolling ball can do."""
-    (ta, fa, _, _), (tb, _, xb, yb) = hist[-2], hist[-1]
-    na, nb = dist[-2], dist[-1]
-    if not (na >= radius - 1.0 and nb < radius - p.off_margin_mm) or na <= nb:
+    cloth side of the nose to beyond it, which no rolling ball can do. Rising off the cloth, it
+    can take a few frames to get there (seen from above, a ball in the air creeps towards the
+    rail), so the last sighting still a radius off the nose may be up to three frames back, with
+    the ball coming steadily closer since; the touch is dated to its crossing of one radius."""
+    if dist[-1] >= radius - p.off_margin_mm:
         return None
+    (_, _, xb, yb) = hist[-1]
     if not within_segment(cushion, xb, yb, radius):
         return None
-    when = ta + (na - radius) / (na - nb) * (tb - ta) if na > radius else ta
-    return when, fa + (1 if when > ta + 1e-9 else 0)
+    for k in range(2, min(4, len(hist)) + 1):
+        if dist[-k + 1] >= dist[-k]:
+            return None  # not coming steadily closer
+        if dist[-k] < radius - 1.0:
+            continue
+        if hist[-1][1] - hist[-k][1] > 3:
+            return None
+        (ta, fa, _, _), (tb, _, _, _) = hist[-k], hist[-k + 1]
+        na, nb = dist[-k], dist[-k + 1]
+        when = ta + max(0.0, na - radius) / (na - nb) * (tb - ta)
+        return when, fa + (1 if when > ta + 1e-9 else 0)
+    return None
 
 def in_pocket_mouth(spec: TableSpec, x: float, y: float, radius: float) -> bool:
     """Is (x, y) in the jaws of a pocket, where a rattle is not a cushion?"""

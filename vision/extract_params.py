@@ -23,9 +23,20 @@ class ExtractorParams:
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
       fast while it is seen in the hand; no one strikes an object within a fraction of a second
       of letting go of it. Longer ignores slower placing; shorter allows quicker strikes after a
-      placement. ``hidden_strike_s``: how long before the strike it may have been out of
-      sight (a flicking finger over a carrom striker hides it as it is aimed): an object seen
-      last longer ago and found elsewhere was moved by a hand, not struck.
+      placement. ``hidden_strike_s``: how long before the strike the carrom striker may have
+      been out of sight (the flicking finger hides it as it is aimed); one seen last longer ago
+      and found elsewhere was moved by a hand, not struck. Any other object is in view at the
+      strike (a cue meets a ball from the side) and may then be lost in its own smear for
+      ``smear_strike_s`` at most; one that reappears elsewhere after an arm or hand hid it for
+      longer was moved by that hand, or is not a ball (a white cue tip drawn back and pushed
+      forward). Longer keeps harder shots whose smear is lost longer; shorter rejects more hands.
+      ``struck_seen``: the share of the frames of ``struck_still_s`` before the strike on which
+      such an object must have been seen: a ball lies in plain view before it is struck, while
+      something seen now and then (a cue tip, a knuckle) is not a ball at rest.
+    * ``lost_strike_mm``: a ball lost from its rest on the frame another ball, no farther than
+      this from it, starts moving away from it was struck and hit that ball within the frame (see
+      :mod:`~tableref.vision.extract_strike`). Longer credits harder shots across more of the
+      table; shorter keeps a ball hidden by a hand at that moment from taking the shot.
     * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
       appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
@@ -67,7 +78,10 @@ class ExtractorParams:
     rest_s: float = 0.4
     struck_still_s: float = 0.25
     hidden_strike_s: float = 0.2
+    smear_strike_s: float = 0.05
+    struck_seen: float = 0.6
     warmup_s: float = 0.5
+    lost_strike_mm: float = 600.0
     contact_tol_mm: float = 6.0
     turn_deg: float = 12.0
     speed_change: float = 0.15

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
-from tableref.vision.detect import CARROM_GROUPS, Detection
+from tableref.vision.detect import Detection
 
 
 class TrackStatus(StrEnum):
@@ -108,6 +108,7 @@ class _State:
     status: TrackStatus = TrackStatus.TENTATIVE
     confirmed: bool = False
     hits: int = 1
+    steady: int = 1  # sightings in a row up to the last one
     last_seen_t: float = 0.0
     first_seen_t: float = 0.0
     missing_since: float | None = None
@@ -152,7 +153,14 @@ class Tracker:
       when nothing nearer matched: a ball struck hard from rest moves 100-300 mm in one frame.
       Larger keeps identity through the hardest shots; smaller avoids pairing a vanished ball
       with a different one of the same label elsewhere. A *missing* track of a one-of-a-kind label
-      (a pool number, the queen, the striker) takes its label at any distance.
+      (a pool number, the queen, the striker) takes its label at any distance. ``lost_jump_s``: for
+      this long after a track was last seen it also takes, within ``max_jump_mm``, a detection of
+      another label that no track of that label took: the smear of a ball struck hard is read
+      with the cloth's colour as much as its own. Longer keeps more struck balls through misread
+      smears; shorter avoids giving a hidden ball the detection of a new one put down nearby.
+      Only a track seen ``lost_steady`` frames in a row before it was lost does so: a ball lost
+      in its smear was in plain view until it was struck, while one flickering in and out of
+      view is under an arm or a hand, and a detection beside it is as likely part of that arm.
     * ``overlap``: an unmatched detection whose centre is nearer than this fraction of the summed
       radii to a detection already matched this frame is the same object seen twice, not a new
       one. Higher suppresses more doubles; lower lets two touching objects both be born.
@@ -171,7 +179,7 @@ class Tracker:
                  occlusion_s: float = 1.2, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
-                 coast_hole_mm: float = 60.0) -> None:
+                 coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -188,6 +196,8 @@ class Tracker:
         self.coast_hits = coast_hits
         self.off_confirm_s = off_confirm_s
         self.coast_hole_mm = coast_hole_mm
+        self.lost_jump_s = lost_jump_s
+        self.lost_steady = lost_steady
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -200,9 +210,9 @@ class Tracker:
         alive = [s for s in self._tracks if s.status in ALIVE]
         # Confirmed tracks choose first: a track born a frame ago from a stray detection (the far
         # end of a smear) must not take the detection of an object followed for seconds.
-        pairs = self._associate([s for s in alive if s.confirmed], dets, dt)
+        pairs = self._associate([s for s in alive if s.confirmed], dets, dt, t)
         left = [d for d in dets if id(d) not in {id(d) for _, d in pairs}]
-        pairs += self._associate([s for s in alive if not s.confirmed], left, dt)
+        pairs += self._associate([s for s in alive if not s.confirmed], left, dt, t)
         matched_tracks = {id(s) for s, _ in pairs}
         matched_dets = {id(d) for _, d in pairs}
         swept = [self._sweep(s, d) for s, d in pairs]
@@ -237,14 +247,18 @@ class Tracker:
             taken.add(label)
 
     # -- association ----------------------------------------------------------------------------
-    def _associate(self, tracks: list[_State], dets: list[Detection], dt: float) -> list[tuple[_State, Detection]]:
-        """Three greedy passes, nearest first: (1) same label within the motion gate, (2) same label
+    def _associate(self, tracks: list[_State], dets: list[Detection], dt: float,
+                   t: float) -> list[tuple[_State, Detection]]:
+        """Four greedy passes, nearest first: (1) same label within the motion gate, (2) same label
         within ``max_jump_mm`` (a ball struck hard from rest), (3) a different label within the gate
-        (a misread). Label agreement comes first so that a resting ball never takes the detection of
-        the ball that just hit it, however close they are."""
+        (a misread), (4) a different label within ``max_jump_mm`` of a track lost for at most
+        ``lost_jump_s`` (a ball struck hard, lost in its smear, whose smear is misread: a struck red
+        seen as a white streak is the red, not a new ball). Label agreement comes first so that a
+        resting ball never takes the detection of the ball that just hit it, however close they are."""
         same: list[tuple[float, int, int]] = []
         jump: list[tuple[float, int, int]] = []
         other: list[tuple[float, int, int]] = []
+        lost: list[tuple[float, int, int]] = []
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -265,10 +279,13 @@ class Tracker:
                         jump.append((dist, i, j))
                 elif dist <= gate:
                     other.append((dist + self.label_penalty_mm, i, j))
+                elif s.status == TrackStatus.MISSING and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
+                        and s.steady >= self.lost_steady and dist <= self.max_jump_mm:
+                    lost.append((dist + self.label_penalty_mm, i, j))
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (same, jump, other):
+        for candidates in (same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 
@@ -284,16 +301,13 @@ class Tracker:
 
     @staticmethod
     def _family(group: str) -> str:
-        """Groups a misread can confuse: every pool ball with every other, every carrom disc with
-        every other (a white man smeared by fast motion measures as large as the striker; a man
-        beside the queen takes its tint), so that the label-penalty pass can still keep the track."""
+        """Groups a misread can confuse: every ball or disc with every other of its table (a pool
+        ball's number; a white carrom man smeared by fast motion measures as large as the striker,
+        a man beside the queen takes its tint; a smeared bar-billiards red reads as white), so that
+        the label-penalty passes can still keep the track. Pins are told apart from balls."""
         if group.startswith("pin"):
             return "pin"
-        if group in ("cue", "solid", "stripe", "eight"):
-            return "pool"
-        if group in CARROM_GROUPS:
-            return "carrom"
-        return group
+        return "ball"
 
     def _compatible(self, s: _State, d: Detection) -> bool:
         if self._family(s.group) != self._family(d.group):
@@ -314,6 +328,7 @@ class Tracker:
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
+        s.steady = 1 if s.status == TrackStatus.MISSING else s.steady + 1
         s.x, s.y = d.x_mm, d.y_mm
         s.seen_x, s.seen_y = d.x_mm, d.y_mm
         s.hits += 1
