@@ -180,7 +180,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await service.stop_runner(table_id)
             service.store.close()
 
-    app = FastAPI(title="tableref", version="0.1.0", lifespan=lifespan,
+    # /docs is our own page (api/static/docs.html): FastAPI's pulls Swagger UI from a CDN, which a
+    # venue without internet cannot reach; /openapi.json is the same either way.
+    app = FastAPI(title="tableref", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   description="A camera referee for table games: live fouls, scores and instructions.")
     app.state.service = service
 
@@ -457,6 +459,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_docs() -> FileResponse:
+        return FileResponse(STATIC / "docs.html", media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -114,3 +114,25 @@ def test_the_tablet_says_when_a_camera_stream_is_lost_and_retried(tmp_path: Path
             assert "warn" in (page.get_attribute("#source", "class") or "")
         finally:
             browser.close()
+
+
+def test_the_api_page_lists_every_route_without_anything_from_outside(tmp_path: Path) -> None:
+    """``/docs`` works at a venue without internet: every request it makes goes to this server."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False)
+    with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            requested: list[str] = []
+            page.on("request", lambda req: requested.append(req.url))
+            page.goto(f"http://{host}/docs")
+            page.wait_for_function("document.querySelectorAll('#ops details').length > 10", timeout=15_000)
+            text = page.inner_text("#ops")
+            for route in ("/api/tables/{table_id}/calibration", "/api/matches/{match_id}/standing", "/health"):
+                assert route in text
+            page.click("#ops details:has(code:text-is('/api/tables')):has(.POST) summary")
+            assert "table_kind (required)" in page.inner_text("#ops")
+            assert requested and all(url.startswith(f"http://{host}/") for url in requested), requested
+        finally:
+            browser.close()
