@@ -136,3 +136,49 @@ def test_the_api_page_lists_every_route_without_anything_from_outside(tmp_path: 
             assert requested and all(url.startswith(f"http://{host}/") for url in requested), requested
         finally:
             browser.close()
+
+
+def test_the_inputs_a_camera_cannot_see_are_sent_from_the_page(tmp_path: Path) -> None:
+    """The called ball in Up and Down and the choice after a foul break in bar billiards, entered
+    on the page, reach the table's log as the referee's inputs with their data."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    import httpx
+
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False, heartbeat_s=1.0)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
+        for body in ({"id": "ud", "table_kind": "pool", "game": "up-and-down"},
+                     {"id": "bb", "table_kind": "bar-billiards", "game": "bar-billiards"}):
+            assert httpx.post(f"http://{host}/api/tables", json=body, headers=auth, timeout=10).status_code == 201
+
+        def logged(table: str, kind: str) -> dict[str, Any]:
+            rows = [r for r in httpx.get(f"http://{host}/api/tables/{table}/log", timeout=10).json()
+                    if r["kind"] == "input" and r["input"] == kind]
+            assert len(rows) == 1, rows
+            return dict(rows[0])
+
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 800, "height": 1280})
+            page.goto(f"http://{host}/#token={TOKEN}")
+            page.wait_for_selector("#role.ok", timeout=15_000)
+            call = page.locator("#game-inputs .row", has_text="Call:")
+            call.wait_for(timeout=10_000)
+            selects = call.locator("select")
+            selects.nth(0).select_option("ball-0")
+            selects.nth(1).select_option("ball-3")
+            selects.nth(2).select_option("ball-5")
+            call.get_by_role("button", name="Send call").click()
+            page.wait_for_function("document.querySelector('#log').innerText.includes('input: called_shot')", timeout=10_000)
+            shot = logged("ud", "called_shot")
+            assert (shot["cue"], shot["balls"]) == ("ball-0", ["ball-3", "ball-5"])
+
+            page.select_option("#table-select", "bb")
+            # the page's own state: the new table's snapshot has come over an open websocket
+            page.wait_for_function("state.snapshot !== null && state.snapshot.table === 'bb' && state.ws.readyState === 1",
+                                   timeout=10_000)
+            page.locator("#game-inputs button", has_text="Re-break").click()
+            page.wait_for_function("document.querySelector('#log').innerText.includes('input: break_option')", timeout=10_000)
+            assert logged("bb", "break_option")["choice"] == "rebreak"
+        finally:
+            browser.close()
