@@ -155,3 +155,21 @@ def test_a_dropped_stream_reconnects_and_plays_again(tmp_path: Path) -> None:
         assert camera.connections >= 2
         frame = httpx.get(f"http://{host}/api/tables/cam/frame.jpg", timeout=10)
         assert frame.status_code == 200 and frame.content[:2] == b"\xff\xd8"  # the camera's frames arrived
+
+
+@pytest.mark.parametrize("source", ["camera:9", "/dev/video9"])
+def test_a_local_camera_that_is_not_there_is_retried_and_says_so(tmp_path: Path, source: str) -> None:
+    """A camera by index (unplugged here) is a live source: retried with backoff, never a crash."""
+    settings = Settings(data_dir=tmp_path / "data", token="t", demo=False)
+    with running_server(create_app(settings), free_port()) as host:
+        r = httpx.post(f"http://{host}/api/tables", headers={"Authorization": "Bearer t"}, timeout=10,
+                       json={"id": "cam", "table_kind": "pool", "game": "colors", "source": source,
+                             "calibration": {"homography": [[0.4, 0, 100], [0, 0.4, 80], [0, 0, 1]]}})
+        assert r.status_code == 201, r.text
+        deadline = time.monotonic() + 20
+        status: dict = {}
+        while time.monotonic() < deadline and status.get("state") != "reconnecting":
+            status = httpx.get(f"http://{host}/api/tables/cam/state", timeout=10).json()["status"]
+            time.sleep(0.1)
+        assert status.get("state") == "reconnecting" and status["source"] == "9", status
+        assert httpx.get(f"http://{host}/health", timeout=10).json()["ok"] is True

@@ -238,3 +238,14 @@ def test_an_unreachable_postgres_is_a_user_error_without_the_password(scheme: st
     message = str(caught.value)
     assert f"cannot reach PostgreSQL at 127.0.0.1:{port}" in message and "venue" in message
     assert "s3cret" not in message
+
+
+def test_the_default_sqlite_file_is_in_wal_mode(tmp_path: Path) -> None:
+    """WAL: tablets reading the log never block the table writing it, and a commit survives a kill."""
+    import sqlite3
+
+    from tableref.api.store import open_store
+
+    open_store(None, tmp_path / "data" / "tableref.sqlite3").close()
+    with sqlite3.connect(tmp_path / "data" / "tableref.sqlite3") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
