@@ -127,3 +127,31 @@ def test_a_removed_table_made_again_under_its_id_starts_afresh(server: Any) -> N
     again = httpx.get(f"{base}/api/tables/again/state", timeout=10).json()
     assert again["state"] == fresh
     assert any(r["kind"] == "input" for r in httpx.get(f"{base}/api/tables/again/log", timeout=10).json())
+
+
+def test_a_match_is_started_ended_with_its_result_and_keeps_its_log(server: Any) -> None:
+    base, _, _ = server
+    body = {"id": "t", "table_kind": "bar-billiards", "game": "bar-billiards"}
+    assert httpx.post(f"{base}/api/tables", json=body, headers=AUTH, timeout=10).status_code == 201
+    r = httpx.post(f"{base}/api/matches", headers=AUTH, timeout=10,
+                   json={"id": "final", "game": "bar-billiards", "table_ids": ["t"], "players": ["Oak", "Ash"]})
+    assert r.status_code == 201, r.text
+    assert (r.json()["status"], r.json()["players"]) == ("playing", ["Oak", "Ash"])
+    assert httpx.get(f"{base}/api/tables/t/state", timeout=10).json()["match"] == "final"
+    r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home", "choice": "break"},
+                   headers=AUTH, timeout=10)
+    assert r.status_code == 200
+    for bad, says in (({"status": "finished"}, "'open', 'playing' or 'ended'"), ({"winner": "Oak"}, "unknown field 'winner'")):
+        r = httpx.patch(f"{base}/api/matches/final", json=bad, headers=AUTH, timeout=10)
+        assert r.status_code == 422 and says in r.json()["detail"], r.text
+    assert httpx.patch(f"{base}/api/matches/nope", json={"status": "ended"}, headers=AUTH, timeout=10).status_code == 404
+    assert httpx.patch(f"{base}/api/matches/final", json={"status": "ended"}, timeout=10).status_code == 401
+    r = httpx.patch(f"{base}/api/matches/final", json={"status": "ended", "result": {"winner": "Oak", "score": "2-1"}},
+                    headers=AUTH, timeout=10)
+    assert r.status_code == 200, r.text
+    match = httpx.get(f"{base}/api/matches/final", timeout=10).json()
+    assert match["status"] == "ended" and match["ended"] and match["result"] == {"winner": "Oak", "score": "2-1"}
+    assert [m["id"] for m in httpx.get(f"{base}/api/matches", timeout=10).json()] == ["final"]
+    assert httpx.get(f"{base}/api/tables/t/state", timeout=10).json()["match"] is None  # the table left the match
+    log = httpx.get(f"{base}/api/matches/final/log", timeout=10).json()
+    assert [r["input"] for r in log if r["kind"] == "input"] == ["coin_toss"] and all(r["table"] == "t" for r in log)
