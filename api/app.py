@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -34,7 +35,7 @@ from tableref.api.pipeline import check_calibration
 from tableref.api.runner import TableRunner
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings, resolve_token
-from tableref.api.sources import parse_source, probe
+from tableref.api.sources import parse_source, probe, redact_source
 from tableref.api.store import Store, open_store
 from tableref.api.websocket import serve_table_socket
 from tableref.calibration.spec import load_table_dict
@@ -148,6 +149,16 @@ def _demo_row(settings: Settings) -> dict[str, Any] | None:
     }
 
 
+def _is_token(given: str | None, token: str) -> bool:
+    """Constant-time comparison, so the referee token cannot be guessed a character at a time."""
+    return given is not None and secrets.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    """A table row as any reader may see it: a stream URL's password hidden (``redact_source``)."""
+    return {**row, "source": redact_source(row.get("source"))}
+
+
 def _check_calibration(data: Any, table_kind: str) -> None:
     """A calibration fit for this table, else a 422 saying what is wrong (nothing is stored)."""
     try:
@@ -189,7 +200,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def require_token(authorization: str | None = Header(default=None),
                       x_referee_token: str | None = Header(default=None)) -> None:
         given = x_referee_token or (authorization.removeprefix("Bearer ").strip() if authorization else None)
-        if given != service.token:
+        if not _is_token(given, service.token):
             raise HTTPException(401, "this needs the referee token (Authorization: Bearer <token>)")
 
     app.add_middleware(RequestLimits, max_input_bytes=settings.max_message_bytes,
@@ -208,7 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- tables --------------------------------------------------------------------------------
     @app.get("/api/tables")
     def list_tables() -> list[dict[str, Any]]:
-        return [{**row, "status": service.sessions[row["id"]].status if row["id"] in service.sessions else None}
+        return [{**_public(row), "status": service.sessions[row["id"]].status if row["id"] in service.sessions else None}
                 for row in service.store.tables()]
 
     @app.post("/api/tables", status_code=201, dependencies=[Depends(require_token)])
@@ -239,14 +250,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.store.put_table(row)
         service.open_table(service.store.table(table_id) or row)
         service.start_runner(service.store.table(table_id) or row)
-        return service.store.table(table_id) or row
+        return _public(service.store.table(table_id) or row)
 
     @app.get("/api/tables/{table_id}")
     def get_table(table_id: str) -> dict[str, Any]:
         row = service.store.table(table_id)
         if row is None:
             raise HTTPException(404, f"no table {table_id!r}")
-        return {**row, "snapshot": service.session(table_id).snapshot()}
+        return {**_public(row), "snapshot": service.session(table_id).snapshot()}
 
     @app.patch("/api/tables/{table_id}", dependencies=[Depends(require_token)])
     async def update_table(table_id: str, body: TablePatch) -> dict[str, Any]:
@@ -265,7 +276,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.store.put_table(row)
         await service.stop_runner(table_id)
         service.start_runner(row, resume=same_source)
-        return row
+        return _public(row)
 
     @app.delete("/api/tables/{table_id}", status_code=204, dependencies=[Depends(require_token)])
     async def delete_table(table_id: str) -> Response:
@@ -449,12 +460,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- websocket and page ----------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str, since: int | None = None,
-                           token: str | None = None, recent: int = 0) -> None:
-        session = service.sessions.get(table_id)
-        await serve_table_socket(websocket, session, service.store, service.hub, settings,
-                                 since=since, can_write=token == service.token, recent=recent,
-                                 table_id=table_id, known=tuple(sorted(service.sessions)))
+    async def table_socket(websocket: WebSocket, table_id: str, since: str | None = None,
+                           token: str | None = None, recent: str | None = None) -> None:
+        # parsed here, not by FastAPI, whose refusal is a bare HTTP 403 that says nothing
+        numbers: dict[str, int | None] = {}
+        for name, text, meaning in (("since", since, "the last sequence number you received"),
+                                    ("recent", recent, "how many recent messages to replay")):
+            if text is None or text == "":
+                numbers[name] = None
+            elif text.isdigit():
+                numbers[name] = int(text)
+            else:
+                await websocket.accept()
+                await websocket.send_json({"type": "error", "error": f"?{name}={text!r}: give a whole number >= 0 ({meaning})"})
+                await websocket.close(code=4400, reason=f"bad {name}")
+                return
+        await serve_table_socket(websocket, service.sessions.get(table_id), service.store, service.hub, settings,
+                                 since=numbers["since"], can_write=_is_token(token, service.token),
+                                 recent=numbers["recent"] or 0, table_id=table_id, known=tuple(sorted(service.sessions)))
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:

@@ -170,8 +170,12 @@ def describe_validation_error(exc: RequestValidationError, fields: list[str]) ->
         if kind == "extra_forbidden":
             accepted = f"; accepted fields: {', '.join(fields)}" if fields else ""
             parts.append(f"unknown field {where!r}{accepted}")
+        elif kind == "missing" and not loc:
+            parts.append("the request body is empty; send one JSON object, for example {\"input\": \"overrule\"}")
         elif kind == "missing":
             parts.append(f"{where}: required but missing")
+        elif kind in ("dict_type", "model_attributes_type") and not loc and isinstance(err.get("input"), bytes | str):
+            parts.append("the request body was not read as JSON: send it with Content-Type: application/json")
         elif kind in ("dict_type", "model_attributes_type") and not loc:
             parts.append("the request body must be a JSON object" + (f" with the fields {', '.join(fields)}" if fields else ""))
         else:

@@ -115,7 +115,7 @@ class TableRunner:
             elif self.resume and self.spec.kind == "file":
                 done = self.session.items_since_reset()
             first = False
-            self.session.set_status(state="playing", source=self.spec.target, pipeline=pipeline.name)
+            self.session.set_status(state="playing", source=self.spec.shown, pipeline=pipeline.name)
             await self._play(pipeline, done)
             if not (self.spec.kind == "file" and self.spec.loop):
                 break

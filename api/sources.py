@@ -40,6 +40,28 @@ class SourceSpec:
     def live(self) -> bool:
         return self.kind != "file"
 
+    @property
+    def shown(self) -> str:
+        """The source as tablets and spectators may see it: a stream URL's password hidden."""
+        return redact_source(self.target) or self.target
+
+
+def redact_source(text: str | None) -> str | None:
+    """``rtsp://user:secret@cam/1`` -> ``rtsp://user:***@cam/1``.
+
+    Why: a camera's stream URL often carries its login, and table rows and statuses are readable
+    by every spectator; the stored row keeps the real URL for the runner.
+    """
+    if not text or "://" not in text:
+        return text
+    scheme, rest = text.split("://", 1)
+    netloc, sep, path = rest.partition("/")
+    if "@" not in netloc:
+        return text
+    userinfo, host = netloc.rsplit("@", 1)
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}{sep}{path}" if ":" in userinfo else f"{scheme}://***@{host}{sep}{path}"
+
 
 def parse_source(text: str, media_dir: Path | None, loop: bool = True) -> SourceSpec:
     """Parse and check a source; files must lie inside ``media_dir`` (a service security rule)."""
@@ -128,7 +150,7 @@ def live_frames(spec: SourceSpec, on_status: Callable[..., None], stop: Callable
     while not stop():
         cap = open_capture(spec)
         if cap.isOpened():
-            on_status(state="playing", source=spec.target, attempt=backoff.attempt)
+            on_status(state="playing", source=spec.shown, attempt=backoff.attempt)
             backoff.reset()
             while not stop():
                 ok, image = cap.read()
@@ -140,7 +162,7 @@ def live_frames(spec: SourceSpec, on_status: Callable[..., None], stop: Callable
         if stop():
             return
         delay = backoff.next_delay()
-        on_status(state="reconnecting", source=spec.target, attempt=backoff.attempt, retry_in=round(delay, 1))
+        on_status(state="reconnecting", source=spec.shown, attempt=backoff.attempt, retry_in=round(delay, 1))
         deadline = time.monotonic() + delay
         while time.monotonic() < deadline and not stop():
             time.sleep(0.1)

@@ -173,6 +173,11 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Pa
         assert r.status_code == 422 and "not valid JSON" in r.json()["detail"] and "{\"input\"" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables/demo/inputs", json=[1, 2], headers=auth, timeout=10)
         assert r.status_code == 422 and "must be a JSON object" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", content=b'{"input": "overrule"}', timeout=10,
+                       headers={**auth, "content-type": "text/plain"})
+        assert r.status_code == 422 and "Content-Type: application/json" in r.json()["detail"]
+        r = httpx.post(f"{base}/api/tables/demo/inputs", content=b"", headers={**auth, "content-type": "application/json"}, timeout=10)
+        assert r.status_code == 422 and "the request body is empty" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables/demo/inputs", json={"input": "nonsense"}, headers=auth, timeout=10)
         assert r.status_code == 422 and "unknown counting input 'nonsense'; accepted: undo, overrule" in r.json()["detail"]
         r = httpx.post(f"{base}/api/tables/demo/inputs", json={"inputs": "overrule"}, headers=auth, timeout=10)
@@ -196,6 +201,9 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Pa
         assert r.status_code == 422 and "invertible 3x3" in r.json()["detail"]
         assert httpx.get(f"{base}/api/tables/p", timeout=10).status_code == 404
 
+        with connect(f"ws://{host}/ws/tables/demo?since=last") as ws:
+            err = json.loads(ws.recv(timeout=10))
+            assert err["type"] == "error" and "?since='last': give a whole number" in err["error"]
         with connect(f"ws://{host}/ws/tables/nope") as ws:
             err = json.loads(ws.recv(timeout=10))
             assert err["type"] == "error" and "no table 'nope'" in err["error"] and "demo" in err["error"]

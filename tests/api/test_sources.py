@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
-from tableref.api.sources import Backoff, parse_source
+from tableref.api.sources import Backoff, parse_source, redact_source
 from tableref.errors import UserError
 
 from .conftest import free_port, make_clip, running_server
@@ -30,6 +30,13 @@ def test_sources_a_venue_can_name(tmp_path: Path) -> None:
         parse_source("../../etc/passwd", clip.parent)
 
 
+def test_a_stream_password_is_hidden_when_shown() -> None:
+    assert redact_source("rtsp://admin:pw@10.0.0.5:554/live?x=1") == "rtsp://admin:***@10.0.0.5:554/live?x=1"
+    assert redact_source("http://token@cam.local/mjpg") == "http://***@cam.local/mjpg"
+    assert redact_source("rtsp://10.0.0.5/live") == "rtsp://10.0.0.5/live"
+    assert redact_source("camera:0") == "camera:0" and redact_source(None) is None
+
+
 def test_backoff_doubles_up_to_its_cap() -> None:
     b = Backoff(first=0.5, cap=3.0)
     assert [b.next_delay() for _ in range(5)] == [0.5, 1.0, 2.0, 3.0, 3.0]
@@ -41,7 +48,7 @@ def test_a_dead_stream_reconnects_with_backoff_and_says_so(tmp_path: Path) -> No
     clip = make_clip(tmp_path / "media")
     settings = Settings(data_dir=tmp_path / "data", token="t", media_dirs=(clip.parent,), demo_clip=str(clip),
                         demo_loop=False)
-    dead = f"http://127.0.0.1:{free_port()}/stream.mjpg"  # nothing listens there
+    dead = f"http://cam:s3cret@127.0.0.1:{free_port()}/stream.mjpg"  # nothing listens there
     with running_server(create_app(settings), free_port()) as host:
         r = httpx.post(f"http://{host}/api/tables", headers={"Authorization": "Bearer t"}, timeout=10,
                        json={"id": "cam", "table_kind": "pool", "game": "colors", "source": dead,
@@ -71,6 +78,11 @@ def test_a_dead_stream_reconnects_with_backoff_and_says_so(tmp_path: Path) -> No
                     live = msg["status"]
                     assert msg["seq"] == snap["seq"]  # a status carries the current number, takes none
         assert live.get("state") == "reconnecting" and live["attempt"] > seen, (snap["status"], live)
+        # the camera's password is kept for the runner and shown to nobody: rows, statuses, health
+        shown = [r.text, httpx.get(f"http://{host}/api/tables", timeout=10).text, json.dumps(snap), json.dumps(live),
+                 httpx.get(f"http://{host}/api/tables/cam", timeout=10).text, httpx.get(f"http://{host}/health", timeout=10).text]
+        assert not [text for text in shown if "s3cret" in text]
+        assert live["source"] == dead.replace("s3cret", "***")
         assert httpx.get(f"http://{host}/health", timeout=10).json()["ok"] is True  # the rest keeps serving
 
 
