@@ -95,6 +95,16 @@ class TableRunner:
         loop.call_soon_threadsafe(lambda: self.session.set_status(**status))
 
     async def _run(self) -> None:
+        """The table's loop; whatever stops it is said on the tablet, never a silent dead task."""
+        try:
+            await self._run_source()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug or a broken store must not leave the table showing "playing"
+            log.exception("table %s stopped", self.session.table_id)
+            self.session.set_status(state="error", error=f"the table stopped: {type(exc).__name__}: {exc}")
+
+    async def _run_source(self) -> None:
         self._loop = asyncio.get_running_loop()
         source = Path(self.spec.target) if self.spec.kind == "file" else None
         self.session.set_status(state="starting", pipeline=self.pipeline_kind)

@@ -189,3 +189,29 @@ def test_the_shipped_calibration_gives_the_camera_the_clips_events(tmp_path: Pat
     fall = next(e for e in events if e.type.value == "pin_fall")
     true_fall = next(e for e in truth["events"] if e["type"] == "pin_fall")
     assert fall.objects == tuple(true_fall["objects"]) and abs(fall.t - true_fall["t"]) < 0.2
+
+
+def test_a_pipeline_that_breaks_stops_its_table_with_the_reason_and_the_server_serves_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clip = make_clip(tmp_path / "media", events=[], game="counting")
+    plain = TruthReplay.process
+
+    def breaks(self: TruthReplay, image: np.ndarray, index: int, t: float) -> Any:
+        if index == 10:
+            raise RuntimeError("detector fell over")
+        return plain(self, image, index, t)
+
+    monkeypatch.setattr(pipeline_module.TruthReplay, "process", breaks)
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, media_dirs=(clip.parent,), demo_clip=str(clip),
+                        demo_loop=False, heartbeat_s=1.0, demo_pipeline="truth")
+    with running_server(create_app(settings), free_port()) as host:
+        deadline = time.monotonic() + 20
+        status: dict[str, Any] = {}
+        while time.monotonic() < deadline and status.get("state") != "error":
+            status = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()["status"]
+            time.sleep(0.1)
+        assert status.get("state") == "error" and "detector fell over" in status["error"], status
+        assert httpx.get(f"http://{host}/health", timeout=10).json()["ok"] is True
+        r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
+                       headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        assert r.status_code == 200  # the referee still takes the tablet's inputs
