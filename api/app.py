@@ -36,7 +36,7 @@ from tableref.api.runner import TableRunner
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings, resolve_token
 from tableref.api.sources import parse_source, probe, redact_source
-from tableref.api.store import Store, open_store
+from tableref.api.store import Store, StoreError, open_store
 from tableref.api.websocket import serve_table_socket
 from tableref.calibration.spec import load_table_dict
 from tableref.catalog import GAME_TABLE
@@ -207,6 +207,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        max_upload_bytes=settings.max_upload_bytes,
                        writes_per_second=settings.max_writes_per_second, write_burst=settings.write_burst)
     app.add_exception_handler(RequestValidationError, validation_error_handler)
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_: Request, exc: StoreError) -> JSONResponse:
+        # the store refused or could not be reached: the item was not applied either (session.ingest)
+        return JSONResponse({"detail": f"{exc}. This request was not recorded; try again."}, status_code=503)
 
     @app.exception_handler(UserError)
     async def _user_error(_: Request, exc: UserError) -> JSONResponse:

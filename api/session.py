@@ -120,20 +120,36 @@ class TableSession:
         kind = "input" if isinstance(item, HumanInput) else "event"
         body = item.to_json()
         rows: list[tuple[str, dict[str, Any], float | None]] = [(kind, body, item.t)]
+        applied = False
+        undone: LogItem | None = None
         if isinstance(item, HumanInput) and item.kind == "undo":
-            rows.extend(self._undo(item))
+            undo_rows, undone = self._undo(item)
+            rows.extend(undo_rows)
         elif self.engine is not None:
             try:
                 updates = self.engine.apply(item)
             except RefereeError as exc:
                 rows.append(("question", {"question": exc.question, "item": body}, item.t))
             else:
+                applied = True
                 rows.extend(("update", self._update_body(u), item.t) for u in updates)
+        last_seq, last_t = self.hub.last_seq(self.table_id), self.last_t
         self.last_t = max(self.last_t, item.t)
         numbered = [(self.hub.next_seq(self.table_id), k, b, t) for k, b, t in rows]
         if still is not None and self.stills_dir is not None:
             self._attach_stills(numbered, still)
-        self.store.append_many(self.table_id, numbered, match_id=self.match_id)
+        try:
+            self.store.append_many(self.table_id, numbered, match_id=self.match_id)
+        except Exception:
+            # Not stored, so it never happened: the referee, the numbering and the table time go
+            # back to what the store holds, and the caller hears of the failure (503 on REST).
+            if self.engine is not None and applied:
+                self.engine.undo()
+            elif self.engine is not None and undone is not None:
+                self.engine.apply(undone)
+            self.hub.set_sequence(self.table_id, last_seq)
+            self.last_t = last_t
+            raise
         return [self.hub.publish(self.table_id, k, b, seq=seq) for seq, k, b, _ in numbered]
 
     def _attach_stills(self, numbered: list[tuple[int, str, dict[str, Any], float | None]],
@@ -149,16 +165,17 @@ class TableSession:
             (self.stills_dir / f"{seq}.jpg").write_bytes(jpeg)
             body["still"] = f"/api/tables/{self.table_id}/stills/{seq}.jpg"
 
-    def _undo(self, item: HumanInput) -> list[tuple[str, dict[str, Any], float | None]]:
+    def _undo(self, item: HumanInput) -> tuple[list[tuple[str, dict[str, Any], float | None]], LogItem | None]:
+        """The rows an undo adds, and the item it took back (``None`` when there was none)."""
         if self.engine is None:
-            return [("question", {"question": "This table has no referee to undo."}, item.t)]
+            return [("question", {"question": "This table has no referee to undo."}, item.t)], None
         try:
             undone = self.engine.undo()
         except RefereeError as exc:
-            return [("question", {"question": f"Nothing to undo ({exc})."}, item.t)]
+            return [("question", {"question": f"Nothing to undo ({exc})."}, item.t)], None
         # the scores as they stand again, so a tablet's scoreboard follows the undo
         return [("notice", {"text": "Undone", "undone": undone.to_json(), "state": self.snapshot_state(),
-                            "scores": self.engine.scores()}, item.t)]
+                            "scores": self.engine.scores()}, item.t)], undone
 
     def _update_body(self, update: Update) -> dict[str, Any]:
         body = update.to_json()

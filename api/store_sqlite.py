@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from tableref.api.store import StoreUnavailable
+
 
 class SqliteBackend:
     dialect = "sqlite"
@@ -33,13 +35,18 @@ class SqliteBackend:
         return [dict(r) for r in self._conn.execute(sql, tuple(params)).fetchall()]
 
     def write(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self._conn.execute("BEGIN IMMEDIATE")
         try:
-            self._conn.executemany(sql, [tuple(r) for r in rows])
-        except BaseException:
-            self._conn.execute("ROLLBACK")
-            raise
-        self._conn.execute("COMMIT")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                self._conn.executemany(sql, [tuple(r) for r in rows])
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+        except sqlite3.IntegrityError:
+            raise  # a duplicate key: Store reports it as StoreConflict
+        except sqlite3.Error as exc:  # locked, disk full, read-only: the transaction left nothing
+            raise StoreUnavailable(f"cannot write to SQLite at {self.location}: {exc}; nothing was written") from exc
 
     def close(self) -> None:
         self._conn.close()

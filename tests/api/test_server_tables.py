@@ -155,3 +155,31 @@ def test_a_match_is_started_ended_with_its_result_and_keeps_its_log(server: Any)
     assert httpx.get(f"{base}/api/tables/t/state", timeout=10).json()["match"] is None  # the table left the match
     log = httpx.get(f"{base}/api/matches/final/log", timeout=10).json()
     assert [r["input"] for r in log if r["kind"] == "input"] == ["coin_toss"] and all(r["table"] == "t" for r in log)
+
+
+def test_a_store_that_cannot_write_gets_a_503_and_the_table_is_unchanged(tmp_path: Path) -> None:
+    from tableref.api.store import StoreUnavailable
+
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False)
+    app = create_app(settings)
+    store = app.state.service.store
+    with running_server(app, free_port()) as host:
+        base = f"http://{host}"
+        body = {"id": "t", "table_kind": "bar-billiards", "game": "bar-billiards"}
+        assert httpx.post(f"{base}/api/tables", json=body, headers=AUTH, timeout=10).status_code == 201
+        before = httpx.get(f"{base}/api/tables/t/state", timeout=10).json()
+        real = store.append_many
+
+        def down(*args: object, **kwargs: object) -> None:
+            raise StoreUnavailable(f"cannot write to SQLite at {store.location}: disk full; nothing was written")
+
+        store.append_many = down
+        try:
+            r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home"},
+                           headers=AUTH, timeout=10)
+        finally:
+            store.append_many = real
+        assert r.status_code == 503 and "disk full" in r.json()["detail"] and "not recorded" in r.json()["detail"]
+        assert httpx.get(f"{base}/api/tables/t/state", timeout=10).json() == before
+        r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home"}, headers=AUTH, timeout=10)
+        assert r.status_code == 200 and r.json()["messages"][0]["seq"] == before["seq"] + 1

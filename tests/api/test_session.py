@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tableref.api.hub import Hub, Message
 from tableref.api.session import TableSession
-from tableref.api.store import Store
+from tableref.api.store import Store, StoreUnavailable
 from tableref.events import HumanInput, TableEvent
 
 
@@ -70,3 +72,29 @@ def test_rebuild_after_restart_gives_the_identical_state_including_undo_and_rese
     third = _session(tmp_path)
     third.rebuild()
     assert third.snapshot()["scores"] == {"A": 0}
+
+
+def test_an_item_the_store_cannot_take_is_not_applied_either(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written before published, and not applied unless written: otherwise the live referee would
+    hold a call the log lacks, and a restart would serve another game."""
+    session = _session(tmp_path)
+    session.ingest(TableEvent(t=1.0, type="pot", objects=("red",)))
+    session.ingest(TableEvent(t=2.0, type="pin_fall", objects=("pin-50-left",)))
+    before = session.snapshot()
+    real = session.store.append_many
+
+    def down(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("cannot write to SQLite at test: disk I/O error; nothing was written")
+
+    monkeypatch.setattr(session.store, "append_many", down)
+    for item in (HumanInput(t=2.5, kind="overrule"), HumanInput(t=2.6, kind="undo"),
+                 TableEvent(t=3.0, type="pot", objects=("white-1",))):
+        with pytest.raises(StoreUnavailable):
+            session.ingest(item)
+        assert session.snapshot() == before, item
+    monkeypatch.setattr(session.store, "append_many", real)
+    msgs = session.ingest(HumanInput(t=2.5, kind="overrule"))
+    assert msgs[0].seq == before["seq"] + 1  # the numbering carries on without a gap
+    again = _session(tmp_path)
+    again.rebuild()
+    assert again.snapshot()["state"] == session.snapshot()["state"]
