@@ -35,6 +35,18 @@ EVENTS = [
     {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
 ]
 
+#: true when the canvas shows a red ball at the red's last position (table mm mapped as draw() does)
+DRAWN_RED = """() => {
+    const spec = state.spec, o = state.positions["red"], c = document.querySelector("#table");
+    if (!spec || !o) return false;
+    const pad = 20, W = c.width - 2 * pad, H = c.height - 2 * pad;
+    const s = Math.min(W / spec.length_mm, H / spec.width_mm);
+    const x = pad + (W - spec.length_mm * s) / 2 + o.x * s, y = pad + (H - spec.width_mm * s) / 2 + o.y * s;
+    const [r, g, b] = c.getContext("2d").getImageData(Math.round(x), Math.round(y), 1, 1).data;
+    return r > 150 && g < 90 && b < 90;
+}"""
+
+
 def assert_usable(page: Any, width: int, buttons: list[str]) -> None:
     """Nothing wider than the screen (no sideways scrolling) and each button a finger-sized target
     (44 CSS pixels high) lying wholly on the screen's width."""
@@ -68,6 +80,8 @@ def test_the_tablet_shows_the_foul_and_an_overrule_changes_the_score(tmp_path: P
             page.wait_for_function("document.querySelector('#foul-still') && !document.querySelector('#foul-still').hidden")
             page.screenshot(path=str(ARTIFACTS / "tablet-foul.png"), full_page=True)
             assert "200" not in page.inner_text("#scoreboard")
+            # the table drawn live: the red ball's pixel on the canvas, where the page's spec puts it
+            page.wait_for_function(DRAWN_RED, timeout=10_000)
             # the break of 200 was lost with the foul: the current break is no longer shown
             page.wait_for_function("document.querySelector('#break').innerText.trim() === ''", timeout=10_000)
             for width, height in ((1280, 800), (800, 1280)):  # a 10-inch tablet, landscape and portrait
