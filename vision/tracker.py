@@ -152,7 +152,11 @@ class Tracker:
     * ``max_jump_mm``: in a second pass, how far a track may jump to a detection of its own label
       when nothing nearer matched: a ball struck hard from rest moves 100-300 mm in one frame.
       Larger keeps identity through the hardest shots; smaller avoids pairing a vanished ball
-      with a different one of the same label elsewhere. A *missing* track of a one-of-a-kind label
+      with a different one of the same label elsewhere. A track seen on the last frame rolling
+      faster than ``jump_speed_mm_s`` jumps no farther from where it was than its speed, or that
+      of a faster ball near enough to hit it, takes it in the frame (plus two radii): collisions
+      only pass speed on from a faster ball, and a detection farther off is something else (a cue
+      following through), not the ball. A *missing* track of a one-of-a-kind label
       (a pool number, the queen, the striker) takes its label at any distance. ``lost_jump_s``: for
       this long after a track was last seen it also takes, within ``max_jump_mm``, a detection of
       another label that no track of that label took: the smear of a ball struck hard is read
@@ -179,7 +183,8 @@ class Tracker:
                  occlusion_s: float = 1.2, off_speed_mm_s: float = 600.0, edge_mm: float = 40.0,
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
-                 coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5) -> None:
+                 coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
+                 jump_speed_mm_s: float = 600.0) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -198,6 +203,7 @@ class Tracker:
         self.coast_hole_mm = coast_hole_mm
         self.lost_jump_s = lost_jump_s
         self.lost_steady = lost_steady
+        self.jump_speed_mm_s = jump_speed_mm_s
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -264,6 +270,11 @@ class Tracker:
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
             if s.status == TrackStatus.MISSING:
                 gate += self.gate_mm  # a hidden ball may have been nudged
+            # Rolling fast and seen a frame ago, a ball cannot get farther than its speed takes it,
+            # unless a faster ball hit it: it jumps no farther than the fastest of the two goes.
+            speed = math.hypot(s.vx, s.vy)
+            fast = speed >= self.jump_speed_mm_s and s.status != TrackStatus.MISSING
+            reach = 1.1 * self._fastest_near(s, dt) * dt + 2.0 * s.radius_mm if fast else self.max_jump_mm
             for j, d in enumerate(dets):
                 if not self._compatible(s, d):
                     continue
@@ -272,7 +283,8 @@ class Tracker:
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
-                    elif dist <= self.max_jump_mm or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS):
+                    elif dist <= min(reach, self.max_jump_mm) \
+                            or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS):
                         # Only one object carries a numbered label (ball-9, queen, striker): when
                         # its track is lost, that label seen anywhere is it, moved by a hand or
                         # lost in a smear, not a second one.
@@ -280,7 +292,7 @@ class Tracker:
                 elif dist <= gate:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
-                        and s.steady >= self.lost_steady and dist <= self.max_jump_mm:
+                        and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
         used_t: set[int] = set()
         used_d: set[int] = set()
@@ -288,6 +300,17 @@ class Tracker:
         for candidates in (same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _fastest_near(self, s: _State, dt: float) -> float:
+        """The speed of ``s`` or of the fastest object that could reach it within ``dt``."""
+        best = math.hypot(s.vx, s.vy)
+        for o in self._tracks:
+            if o is s or o.status not in ALIVE or o.group.startswith("pin"):
+                continue
+            v = math.hypot(o.vx, o.vy)
+            if v > best and math.hypot(o.x - s.x, o.y - s.y) <= v * dt + o.radius_mm + s.radius_mm + self.gate_mm:
+                best = v
+        return best
 
     @staticmethod
     def _greedy(candidates: list[tuple[float, int, int]], tracks: list[_State], dets: list[Detection],
