@@ -7,6 +7,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tableref.errors import UserError
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_SAMPLES = REPO_ROOT / "sample_videos"
 
@@ -61,18 +63,39 @@ class Settings:
         media = [Path(p) for p in env.get("TABLEREF_MEDIA_DIR", "").split(os.pathsep) if p]
         return Settings(
             host=host or env.get("TABLEREF_HOST", "127.0.0.1"),
-            port=int(port if port is not None else env.get("TABLEREF_PORT", "8000")),
+            port=port if port is not None else int(_number("TABLEREF_PORT", "8000", whole=True, low=1, high=65535)),
             data_dir=data,
             token=env.get("TABLEREF_TOKEN", ""),
             media_dirs=(*media, BUNDLED_SAMPLES),
             demo=env.get("TABLEREF_DEMO", "1") not in ("0", "false", "no"),
             demo_clip=env.get("TABLEREF_DEMO_CLIP") or None,
             demo_loop=env.get("TABLEREF_DEMO_LOOP", "1") not in ("0", "false", "no"),
-            demo_pipeline=env.get("TABLEREF_DEMO_PIPELINE") or None,
-            playback_speed=float(env.get("TABLEREF_SPEED", "1.0")),
-            max_writes_per_second=float(env.get("TABLEREF_WRITES_PER_SECOND", "30")),
+            demo_pipeline=_choice("TABLEREF_DEMO_PIPELINE", ("vision", "truth")),
+            playback_speed=_number("TABLEREF_SPEED", "1.0", low=0.01),
+            max_writes_per_second=_number("TABLEREF_WRITES_PER_SECOND", "30", low=0.0),
             database_url=env.get("DATABASE_URL") or None,
         )
+
+
+def _number(name: str, default: str, whole: bool = False, low: float | None = None, high: float | None = None) -> float:
+    """A numeric environment setting, or a ``UserError`` naming the variable and what it accepts."""
+    text = os.environ.get(name, default).strip()
+    accepted = ("a whole number" if whole else "a number") + (f" from {low:g}" if low is not None else "") + \
+        (f" to {high:g}" if high is not None else "")
+    try:
+        value = float(int(text)) if whole else float(text)
+    except ValueError:
+        raise UserError(f"{name}={text!r} is not {accepted}") from None
+    if (low is not None and value < low) or (high is not None and value > high) or value != value:
+        raise UserError(f"{name}={text!r}: accepted is {accepted}")
+    return value
+
+
+def _choice(name: str, accepted: tuple[str, ...]) -> str | None:
+    text = os.environ.get(name) or None
+    if text is not None and text not in accepted:
+        raise UserError(f"{name}={text!r}; accepted: {', '.join(accepted)} (or unset)")
+    return text
 
 
 def resolve_token(settings: Settings) -> str:
