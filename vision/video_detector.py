@@ -267,6 +267,12 @@ class VideoDetector:
             pins = self._pins.detect(image, None, balls_px, fg)
             if self._pins.claimed:
                 detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
+            # A ball cannot overlap a standing pin (their centres are a ball and a pin radius
+            # apart at the closest): a "ball" within one ball radius of a pin that shows its
+            # standing look is a piece of that pin (a nudged pin's head), not a ball.
+            standing = [p for p in pins if p.group == "pin-standing"]
+            detections = [d for d in detections
+                          if not any(math.hypot(d.x - p.x, d.y - p.y) < d.radius for p in standing)]
             detections += pins
         self._frame += 1
         if self._frame % self.p.update_every == 0:
