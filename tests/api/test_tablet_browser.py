@@ -14,6 +14,7 @@ import pytest
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
+from tableref.api.store import Store
 
 from .conftest import CHROMIUM, free_port, launch_chromium, make_clip, running_server
 
@@ -194,5 +195,45 @@ def test_the_inputs_a_camera_cannot_see_are_sent_from_the_page(tmp_path: Path) -
             page.locator("#game-inputs button", has_text="Re-break").click()
             page.wait_for_function("document.querySelector('#log').innerText.includes('input: break_option')", timeout=10_000)
             assert logged("bb", "break_option")["choice"] == "rebreak"
+        finally:
+            browser.close()
+
+
+def test_the_tablet_reconnects_after_a_server_restart_and_gets_what_it_missed(tmp_path: Path) -> None:
+    """The page keeps its log, reconnects with its last sequence number, and shows what happened
+    while it was away once each (the server restarted on the same port and data folder)."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    import httpx
+
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo=False, heartbeat_s=1.0)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    port = free_port()
+    log_js = "[...document.querySelectorAll('#log li')].map(li => li.innerText)"
+    with playwright.sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            with running_server(create_app(settings), port) as host:
+                r = httpx.post(f"http://{host}/api/tables", json={"id": "bb", "table_kind": "bar-billiards",
+                                                                  "game": "bar-billiards"}, headers=auth, timeout=10)
+                assert r.status_code == 201
+                page.goto(f"http://{host}/#token={TOKEN}")
+                page.wait_for_selector("#role.ok", timeout=15_000)
+                r = httpx.post(f"http://{host}/api/tables/bb/inputs", json={"input": "coin_toss", "winner": "home"},
+                               headers=auth, timeout=10)
+                assert r.status_code == 200
+                page.wait_for_function("document.querySelector('#log').innerText.includes('input: coin_toss')", timeout=10_000)
+            page.wait_for_function("document.querySelector('#conn').innerText.includes('reconnecting')", timeout=10_000)
+            # while the page is away, the log grows (as another tablet's input would have made it grow)
+            store = Store(settings.db_path)
+            store.append("bb", store.last_seq("bb") + 1, "input", {"t": 0.0, "input": "bar_dropped"})
+            store.close()
+            with running_server(create_app(settings), port) as host:
+                page.wait_for_function("document.querySelector('#log').innerText.includes('input: bar_dropped')",
+                                       timeout=20_000)
+                page.wait_for_selector("#conn.ok", timeout=10_000)
+                lines = page.evaluate(log_js)
+                assert sum("input: coin_toss" in line for line in lines) == 1  # kept, not shown twice
+                assert sum("input: bar_dropped" in line for line in lines) == 1
         finally:
             browser.close()
