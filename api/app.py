@@ -98,7 +98,8 @@ class Service:
             session.set_status(state="error", error=str(exc))
             return
         runner = TableRunner(session, spec, row.get("pipeline") or "vision",
-                             calibration=row.get("calibration"), speed=self.settings.playback_speed, resume=resume)
+                             calibration=row.get("calibration"), speed=self.settings.playback_speed, resume=resume,
+                             max_lag_s=self.settings.max_lag_s)
         self.runners[row["id"]] = runner
         runner.start()
 

@@ -45,6 +45,10 @@ class Settings:
     client_queue: int = 256
     heartbeat_s: float = 10.0
     playback_speed: float = 1.0
+    #: how late (s) a file's frame may be processed before frames are dropped to catch up, as a live
+    #: camera would; tests that check what the pipeline sees (not its speed) raise it so that a
+    #: loaded machine drops no frame and every event still happens
+    max_lag_s: float = 0.5
     database_url: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 

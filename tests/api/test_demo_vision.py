@@ -103,7 +103,8 @@ def _receive_until(ws: Any, pred: Any, timeout: float) -> list[dict[str, Any]]:
 def test_the_demo_tables_foul_arrives_through_the_vision_pipeline(tmp_path: Path) -> None:
     setup = next(i for i in json.loads(DEMO_CLIP.with_suffix(".truth.json").read_text("utf-8"))["inputs"]
                  if i["input"] == "setup")  # what the tablet entered at the start: the scores
-    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo_loop=False, heartbeat_s=1.0)
+    # no frame dropped however loaded the machine (speed is the benchmark's business, not this test's)
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo_loop=False, heartbeat_s=1.0, max_lag_s=600.0)
     with running_server(create_app(settings), free_port()) as host, \
             connect(f"ws://{host}/ws/tables/demo?since=0") as ws:  # caught up if it connects late
         snap = json.loads(ws.recv(timeout=10))

@@ -43,7 +43,9 @@ def test_the_bundled_demo_shows_its_foul_and_an_overrule_gives_the_score_back(tm
     playwright = pytest.importorskip("playwright.sync_api")
     truth = json.loads(DEMO_CLIP.with_suffix(".truth.json").read_text("utf-8"))
     setup = next(i for i in truth["inputs"] if i["input"] == "setup")["scores"]
-    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo_loop=False, heartbeat_s=1.0)
+    # max_lag_s: on a loaded machine the pipeline falls behind the clip and would drop frames (and with
+    # them the pin's fall); this test is about what the camera sees reaching the tablet, not speed
+    settings = Settings(data_dir=tmp_path / "data", token=TOKEN, demo_loop=False, heartbeat_s=1.0, max_lag_s=600.0)
     ARTIFACTS.mkdir(exist_ok=True)
     with running_server(create_app(settings), free_port()) as host, playwright.sync_playwright() as pw:
         browser = launch_chromium(pw)
