@@ -474,7 +474,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                     ("recent", recent, "how many recent messages to replay")):
             if text is None or text == "":
                 numbers[name] = None
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit():
                 numbers[name] = int(text)
             else:
                 await websocket.accept()

@@ -33,7 +33,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from tableref.api.hub import Hub, Subscriber, wire
 from tableref.api.session import TableSession, item_from_request
 from tableref.api.settings import Settings
-from tableref.api.store import Store
+from tableref.api.store import Store, StoreError
 from tableref.events import LogFormatError
 
 
@@ -152,5 +152,9 @@ async def _read_inputs(websocket: WebSocket, session: TableSession, settings: Se
         except LogFormatError as exc:
             await websocket.send_json({"type": "error", "error": str(exc)})
             continue
-        msgs = session.ingest(item)
+        try:
+            msgs = session.ingest(item)
+        except StoreError as exc:  # not stored, so not applied either (TableSession.ingest)
+            await websocket.send_json({"type": "error", "error": f"{exc}. This input was not recorded; send it again."})
+            continue
         await websocket.send_json({"type": "ack", "seq": msgs[0].seq if msgs else None})

@@ -173,12 +173,19 @@ def test_a_store_that_cannot_write_gets_a_503_and_the_table_is_unchanged(tmp_pat
         def down(*args: object, **kwargs: object) -> None:
             raise StoreUnavailable(f"cannot write to SQLite at {store.location}: disk full; nothing was written")
 
-        store.append_many = down
-        try:
-            r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home"},
-                           headers=AUTH, timeout=10)
-        finally:
-            store.append_many = real
+        with connect(f"ws://{host}/ws/tables/t?token={TOKEN}") as ws:
+            json.loads(ws.recv(timeout=10))
+            store.append_many = down
+            try:
+                r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home"},
+                               headers=AUTH, timeout=10)
+                ws.send(json.dumps({"input": "coin_toss", "winner": "home"}))
+                reply = json.loads(ws.recv(timeout=10))
+                while reply["type"] not in ("ack", "error"):
+                    reply = json.loads(ws.recv(timeout=10))
+            finally:
+                store.append_many = real
+            assert reply["type"] == "error" and "not recorded" in reply["error"], reply
         assert r.status_code == 503 and "disk full" in r.json()["detail"] and "not recorded" in r.json()["detail"]
         assert httpx.get(f"{base}/api/tables/t/state", timeout=10).json() == before
         r = httpx.post(f"{base}/api/tables/t/inputs", json={"input": "coin_toss", "winner": "home"}, headers=AUTH, timeout=10)
