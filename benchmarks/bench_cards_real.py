@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     ap.add_argument("--split", choices=("test", "train"), default="test")
     ap.add_argument("--dataset", default=None, help="the cards-real folder (default ../shared/datasets/cards-real)")
-    ap.add_argument("--model-dir", default=None, help="card.npz and index.npz to use (default models/cards)")
+    ap.add_argument("--model-dir", default=None, help="card.npz and index_cnn.onnx (or index.npz) to use (default models/cards)")
     ap.add_argument("--limit", type=int, default=None, help="score only the first N photos")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--misses", action="store_true", help="list each photo's missed cards")

@@ -216,6 +216,10 @@ class Cropper:
         self.image = image
         self._blurred: dict[float, U8] = {0.0: image}
 
+    def at(self, sigma: float) -> U8:
+        """The image blurred by the nearest of :attr:`SIGMAS` (made once, on first use)."""
+        return self._at(sigma)
+
     def _at(self, sigma: float) -> U8:
         s = min(self.SIGMAS, key=lambda v: abs(v - sigma))
         if s not in self._blurred:

@@ -1,8 +1,9 @@
 """Reading cards: the trained models applied to found cards and to corner-index proposals.
 
 :class:`CardReader` owns the two classifiers (``models/cards/card.npz`` reads a whole card from its
-rectified image, pips and averaged corner index; ``models/cards/index.npz`` reads a single corner
-index) and turns their outputs into :class:`CardObservation` records, the per-frame unit the
+rectified image, pips and averaged corner index; ``models/cards/index_cnn.onnx``, a small CNN, reads
+a single corner index, with the older perceptron ``index.npz`` used where no CNN is shipped) and
+turns their outputs into :class:`CardObservation` records, the per-frame unit the
 detector hands to the trick builder. An observation keeps the full probabilities, not only the
 best label, so the tracker can add up evidence over many frames and keep a card that has already
 been played from being read again elsewhere.
@@ -19,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.errors import UserError
+from tableref.vision.cards_cnn import OnnxHeads, crop_index, preprocess
 from tableref.vision.cards_features import card_descriptor, index_features_many
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP
@@ -112,18 +114,32 @@ class IndexHit:
 
 
 class CardReader:
-    """The trained card and index classifiers, loaded once (see the module docstring)."""
+    """The trained card and index classifiers, loaded once (see the module docstring).
 
-    def __init__(self, model_dir: str | Path | None = None) -> None:
+    Corner indices are read by the CNN ``index_cnn.onnx`` when the model folder has one (see
+    ``cards_cnn``), otherwise by the perceptron ``index.npz``. ``backend`` picks how the CNN runs
+    (``auto``: onnxruntime when installed, else OpenCV DNN).
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, *, backend: str = "auto") -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
         self.card_model = _load(self.model_dir / "card.npz", CARD_HEADS)
-        self._index_model: MLP | None = None
+        self.backend = backend
+        self._index_model: MLP | OnnxHeads | None = None
 
     @property
-    def index_model(self) -> MLP:
+    def index_model(self) -> MLP | OnnxHeads:
         """The index classifier, loaded when first needed (calibrated overhead play never needs it)."""
         if self._index_model is None:
-            self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
+            cnn = self.model_dir / "index_cnn.onnx"
+            if cnn.is_file():
+                model = OnnxHeads(cnn, backend=self.backend)
+                if model.heads != INDEX_HEADS:
+                    raise UserError(f"the card CNN {str(cnn)!r} was trained for other classes; "
+                                    "retrain it with scripts/train_cards_cnn.py")
+                self._index_model = model
+            else:
+                self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
         return self._index_model
 
     def read_quads(self, image: U8, quads: Sequence[F64]) -> list[tuple[F32, float, float]]:
@@ -141,10 +157,14 @@ class CardReader:
         if not proposals:
             return []
         cropper = Cropper(image)
-        feats = index_features_many([cropper.crop(p) for p in proposals],
-                                    [cropper.glyph(p, "top") for p in proposals],
-                                    [cropper.glyph(p, "bottom") for p in proposals])
-        rank_p, suit_p = self.index_model.predict(feats)
+        model = self.index_model
+        if isinstance(model, OnnxHeads):
+            rank_p, suit_p = model.predict(preprocess(np.stack([crop_index(cropper, p) for p in proposals])))
+        else:
+            feats = index_features_many([cropper.crop(p) for p in proposals],
+                                        [cropper.glyph(p, "top") for p in proposals],
+                                        [cropper.glyph(p, "bottom") for p in proposals])
+            rank_p, suit_p = model.predict(feats)
         return _vote(proposals, rank_p, suit_p, min_p)
 
 

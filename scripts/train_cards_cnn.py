@@ -1,0 +1,225 @@
+"""Train the corner-index CNN (``models/cards/index_cnn.onnx``) on the real training photos, on one CPU core.
+
+    OMP_NUM_THREADS=1 .venv/bin/python scripts/train_cards_cnn.py --out models/cards [--all] [--epochs 14]
+
+Needs the ``train`` extra (torch, onnx); the model it writes runs without either
+(``vision/cards_cnn.py``). Data: the training side of the fixed ``cards-real`` split
+(``vision/cards_data.py``); the held-out photos are never read here. Without ``--all`` the
+training-side groups whose name bytes sum to 0 modulo 7 are kept back and the script reports
+the network's figures on them (as ``scripts/train_cards.py`` does for the perceptron); with
+``--all`` every training-side photo is trained on. Samples and their augmentation:
+``scripts/cards_cnn_data.py``. The extracted samples are cached (``--cache``), so a second run
+with other training settings starts at once.
+
+Network: four 3x3 convolution stages (16-32-64-96 channels, batch norm, ReLU, 2x2 pooling
+after the first three), global average and max pooling, one hidden layer, and one output row
+holding the rank logits (13 ranks and ``none``) and the suit logits (4) side by side: the same
+heads as the perceptron, so the reader votes over them unchanged. About 4.5 million
+multiply-adds a proposal: a photo's few hundred proposals cost a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from cards_cnn_data import augment, centre, collect  # noqa: E402
+
+from tableref.vision.cards_cnn import CNN_CROP, OnnxHeads, preprocess  # noqa: E402
+from tableref.vision.cards_model import MLP  # noqa: E402
+from tableref.vision.cards_read import DEFAULT_MODEL_DIR, INDEX_HEADS, RANKS, SUITS  # noqa: E402
+
+RANK_CLASSES = INDEX_HEADS[0]
+SUIT_CLASSES = INDEX_HEADS[1]
+
+
+def _val_group(stem: str) -> bool:
+    from tableref.vision.cards_data import capture_group
+
+    return sum(capture_group(stem).encode()) % 7 == 0
+
+
+def build_net(width: int = 16) -> Any:
+    import torch
+    from torch import nn
+
+    def stage(cin: int, cout: int, pool: bool) -> list[nn.Module]:
+        layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+        if pool:
+            layers.append(nn.MaxPool2d(2))
+        return layers
+
+    class IndexNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            w = width
+            self.features = nn.Sequential(*stage(3, w, True), *stage(w, 2 * w, False), *stage(2 * w, 2 * w, True),
+                                          *stage(2 * w, 4 * w, True), *stage(4 * w, 6 * w, False))
+            cells = (CNN_CROP[0] // 8) * (CNN_CROP[1] // 8)
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(6 * w * cells, 128), nn.ReLU(inplace=True),
+                                      nn.Dropout(0.2), nn.Linear(128, len(RANK_CLASSES) + len(SUIT_CLASSES)))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            # flattened, not pooled: where a stroke lies (rank above suit, or the index upside down) matters
+            return self.head(self.features(x))
+
+    return IndexNet()
+
+
+def encode(labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    ranks = np.array([RANK_CLASSES.index("none" if lab == "none" else lab[:-1]) for lab in labels], np.int64)
+    suits = np.array([-1 if lab == "none" else SUIT_CLASSES.index(lab[-1]) for lab in labels], np.int64)
+    return ranks, suits
+
+
+def evaluate(net: Any, crops: np.ndarray, labels: Sequence[str]) -> dict[str, Any]:
+    """Per-proposal figures on unspoilt crops: index proposals read right, non-index ones accepted."""
+    import torch
+
+    net.eval()
+    x = preprocess(np.stack([centre(c) for c in crops]))
+    with torch.no_grad():
+        z = torch.cat([net(torch.from_numpy(x[i:i + 512])) for i in range(0, len(x), 512)]).numpy()
+    nr = len(RANK_CLASSES)
+    rank = z[:, :nr].argmax(1)
+    suit = z[:, nr:].argmax(1)
+    zr = z[:, :nr] - z[:, :nr].max(1, keepdims=True)
+    p_none = np.exp(zr[:, -1]) / np.exp(zr).sum(1)
+    pos = np.array([lab != "none" for lab in labels])
+    pred = [RANKS[r] + SUITS[s] if r < len(RANKS) else "none" for r, s in zip(rank, suit, strict=True)]
+    right = np.array([p == lab for p, lab in zip(pred, labels, strict=True)])
+    suit_ok = np.array([lab != "none" and SUITS[s] == lab[-1] for s, lab in zip(suit, labels, strict=True)])
+    return {"index_proposals": int(pos.sum()), "read_right": round(float(right[pos].mean()), 4) if pos.any() else None,
+            "suit_right": round(float(suit_ok[pos].mean()), 4) if pos.any() else None,
+            "non_index": int((~pos).sum()),
+            "non_index_accepted": round(float((p_none[~pos] < 0.5).mean()), 4) if (~pos).any() else None}
+
+
+def train(data: dict[str, Any], epochs: int, seed: int, val: dict[str, Any] | None, log: bool = True,
+          time_box_s: float | None = None, strength: float = 1.0) -> tuple[Any, list[dict[str, Any]]]:
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    crops, labels = data["crops"], list(data["labels"])
+    ranks, suits = encode(labels)
+    pos = np.flatnonzero(ranks != RANK_CLASSES.index("none"))
+    neg = np.flatnonzero(ranks == RANK_CLASSES.index("none"))
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    batch = 128
+    # an epoch: every positive twice (two different spoilt views), as many negatives as positives
+    per_epoch = 2 * len(pos) + min(len(neg), 2 * len(pos))
+    steps = epochs * ((per_epoch + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
+    suit_loss = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
+    nr = len(RANK_CLASSES)
+    history: list[dict[str, Any]] = []
+    started = time.time()
+    for epoch in range(epochs):
+        net.train()
+        order = np.concatenate([pos, pos, rng.choice(neg, min(len(neg), 2 * len(pos)), replace=False)])
+        rng.shuffle(order)
+        total = 0.0
+        for b in range(0, len(order), batch):
+            idx = order[b:b + batch]
+            x = torch.from_numpy(preprocess(np.stack([augment(crops[i], rng, strength) for i in idx])))
+            z = net(x)
+            loss = rank_loss(z[:, :nr], torch.from_numpy(ranks[idx])) + suit_loss(z[:, nr:], torch.from_numpy(suits[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        row: dict[str, Any] = {"epoch": epoch + 1, "loss": round(total / len(order), 4), "s": round(time.time() - started)}
+        if val is not None:
+            row["validation"] = evaluate(net, val["crops"], list(val["labels"]))
+        history.append(row)
+        if log:
+            print(json.dumps(row), flush=True)
+        if time_box_s is not None and time.time() - started > time_box_s:
+            print(f"time box reached after epoch {epoch + 1}", flush=True)
+            break
+    net.eval()
+    return net, history
+
+
+def export(net: Any, out: Path, info: dict[str, Any]) -> None:
+    import torch
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(1, 3, CNN_CROP[1], CNN_CROP[0])
+    torch.onnx.export(net, (x,), str(out), input_names=["crop"], output_names=["logits"],
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    meta = {"heads": [list(RANK_CLASSES), list(SUIT_CLASSES)], "input": [3, CNN_CROP[1], CNN_CROP[0]],
+            "preprocess": "vision/cards_cnn.py preprocess: BGR / per-channel 95th percentile, clipped to 1.25, minus 0.6",
+            **info}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    ap.add_argument("--out", default="models/cards", help="folder for index_cnn.onnx and its .json")
+    ap.add_argument("--real", default=None, help="the cards-real folder (default ../shared/datasets/cards-real)")
+    ap.add_argument("--all", action="store_true", help="train on every training-side photo (no validation groups)")
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hard-model", default=str(DEFAULT_MODEL_DIR / "index.npz"),
+                    help="the model whose most confident non-index proposals are mined as hard negatives "
+                         "(index.npz, or a first index_cnn.onnx)")
+    ap.add_argument("--extract-only", action="store_true", help="write the samples to --cache and stop")
+    ap.add_argument("--strength", type=float, default=1.0, help="geometric augmentation strength")
+    ap.add_argument("--cache", default="/tmp/tableref-index-cnn-samples.npz", help="extracted samples ('' for none)")
+    ap.add_argument("--time-box-min", type=float, default=None, help="stop after the epoch that passes this many minutes")
+    args = ap.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(1)
+    started = time.time()
+    cache = Path(args.cache) if args.cache else None
+    if cache is not None and cache.is_file():
+        with np.load(cache) as z:
+            samples = {k: z[k] for k in z.files}
+        print(f"samples from {cache}: {len(samples['labels'])}", flush=True)
+    else:
+        hard: MLP | OnnxHeads = (OnnxHeads(args.hard_model) if args.hard_model.endswith(".onnx")
+                                 else MLP.load(args.hard_model))
+        samples = collect(args.real, lambda s: True, hard, np.random.default_rng(args.seed))
+        if cache is not None:
+            np.savez(cache, **samples)
+        print(f"extracted {len(samples['labels'])} samples ({time.time() - started:.0f} s)", flush=True)
+    if args.extract_only:
+        return 0
+    is_val = np.array([_val_group(str(s)) for s in samples["stems"]])
+    train_idx = np.arange(len(is_val)) if args.all else np.flatnonzero(~is_val)
+    data = {k: v[train_idx] for k, v in samples.items()}
+    val = None if args.all else {k: v[is_val] for k, v in samples.items()}
+    n_pos = int((data["labels"] != "none").sum())
+    print(f"training on {len(train_idx)} samples ({n_pos} index proposals) from "
+          f"{len(set(data['stems'].tolist()))} photos", flush=True)
+    net, history = train(data, args.epochs, args.seed, val,
+                         time_box_s=None if args.time_box_min is None else 60.0 * args.time_box_min, strength=args.strength)
+    info = {"trained": str(datetime.date.today()), "epochs_run": len(history),
+            "data": f"cards-real training side ({'all groups' if args.all else 'validation groups kept back'}): "
+                    f"{len(train_idx)} proposals, {n_pos} of them indices, from {len(set(data['stems'].tolist()))} photos",
+            "command": "python scripts/train_cards_cnn.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "seconds": round(time.time() - started), "history": history}
+    export(net, Path(args.out) / "index_cnn.onnx", info)
+    print(f"wrote {Path(args.out) / 'index_cnn.onnx'} ({time.time() - started:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
