@@ -115,6 +115,8 @@ def test_serve_takes_its_flags_and_environment_and_a_killed_server_comes_back_id
         with connect(f"ws://{host}/ws/tables/demo") as ws:
             snap = json.loads(ws.recv(timeout=10))
             assert snap["can_write"] is False and snap["pipeline"] == "truth"
+            assert ws.response is not None  # offered permessage-deflate, served plain (api/cli.py says why)
+            assert "Sec-WebSocket-Extensions" not in ws.response.headers
         tables = httpx.get(f"http://{host}/api/tables", timeout=10).json()
         assert [(t["id"], Path(t["source"]).name, t["loop"]) for t in tables] == [("demo", clip.name, False)]
         stopped = _wait_stopped(host)  # TABLEREF_DEMO_LOOP=0: the clip played once
