@@ -22,7 +22,7 @@ Debounce and hysteresis are named parameters (see :class:`ExtractorParams`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tableref.calibration.spec import Cushion, TableSpec
 from tableref.events import EventType, TableEvent
@@ -115,9 +115,9 @@ class EventExtractor:
             moving = tr.id in self._moving
             before = self._prev.get(tr.id)
             if tr.status == TrackStatus.VISIBLE or before is None:
-                seen_at = (tr.x, tr.y, t)
-            else:  # hidden: where and when it was last actually seen
-                seen_at = (before.seen_x, before.seen_y, before.seen_t)
+                seen_at = (tr.x, tr.y, t, tr.vx if moving else 0.0, tr.vy if moving else 0.0)
+            else:  # hidden: where, when and how fast it was last actually seen
+                seen_at = (before.seen_x, before.seen_y, before.seen_t, before.seen_vx, before.seen_vy)
             self._prev[tr.id] = PathEnd(tr.x, tr.y, tr.vx if moving else 0.0, tr.vy if moving else 0.0, t, moving,
                                         *seen_at)
             if tr.speed >= self.p.start_speed:
@@ -130,6 +130,13 @@ class EventExtractor:
             del self._rested[gone]
         self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
+        # A one-of-a-kind object (a pool number, the red, the queen) is named by its label: the
+        # tracker calls a second track of a label that another still holds "ball-0-dup6" (the real
+        # cue ball, when a cue tip took its track at the strike), but no referee knows that ball.
+        names = {tr.id: tr.label for tr in tracks.tracks if tr.id.startswith(f"{tr.label}-dup")}
+        if names:  # (and a "contact" between the two tracks of one label is no contact)
+            events = [replace(e, objects=tuple(names.get(o, o) for o in e.objects)) for e in events]
+            events = [e for e in events if e.type is not EventType.CONTACT or len(set(e.objects)) == len(e.objects)]
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
 
     # -- shot start and rest --------------------------------------------------------------------
@@ -409,13 +416,14 @@ class EventExtractor:
         when = tr.last_seen_t
         prev = self._prev.get(tr.id)
         hole = next((h for h in self.spec.holes if h.id == tr.hole), None)
-        if prev is None or hole is None or not prev.moving:
+        if prev is None or hole is None:
             return when
-        speed = math.hypot(prev.vx, prev.vy)
+        vx, vy = prev.seen_vx, prev.seen_vy  # as it was when last seen (a hidden one coasts, then stops)
+        speed = math.hypot(vx, vy)
         gap = math.hypot(prev.seen_x - hole.x, prev.seen_y - hole.y) - hole.radius
         if speed <= 0.0 or gap <= 0.0:
             return when
-        towards = (prev.vx * (hole.x - prev.seen_x) + prev.vy * (hole.y - prev.seen_y)) / (speed * (gap + hole.radius))
+        towards = (vx * (hole.x - prev.seen_x) + vy * (hole.y - prev.seen_y)) / (speed * (gap + hole.radius))
         if towards < 0.5:
             return when  # not heading for it: dated to its last sighting
         return min(now, prev.seen_t + gap / speed)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 @dataclass
 class PathEnd:
     """An object as of the previous frame: where it was (``x, y``: seen, or the tracker's guess
-    while hidden), its velocity (zero at rest), when, whether it was moving, and where and when
-    it was last actually seen."""
+    while hidden), its velocity (zero at rest), when, whether it was moving, and where, when and
+    how fast it was last actually seen."""
 
     x: float
     y: float
@@ -35,6 +35,8 @@ class PathEnd:
     seen_x: float = 0.0
     seen_y: float = 0.0
     seen_t: float = 0.0
+    seen_vx: float = 0.0
+    seen_vy: float = 0.0
 
     @property
     def seen(self) -> bool:

@@ -116,6 +116,9 @@ class _State:
     score: float = 1.0
     votes: Counter[str] = field(default_factory=Counter)
     left_t: float | None = None
+    lost_vx: float = 0.0  # velocity when it was lost
+    lost_vy: float = 0.0
+    steady_roll: bool = False  # its last two velocity estimates agreed (it was rolling, not jumping)
     seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
     seen_y: float = 0.0
 
@@ -142,7 +145,12 @@ class Tracker:
       Longer avoids false pots when a ball rolls over a hole's edge under a cue; shorter reports
       the pot sooner.
     * ``occlusion_s``: how long a missing ball that is not over a hole is kept at its last position
-      (a hand or cue over it) before it is declared removed.
+      (a hand or cue over it) before it is declared removed. One that was rolling when it was
+      lost, on a path that runs over a hole it could have reached while unseen, and that has
+      not been seen since, dropped into that hole (it went out of sight behind the pin it
+      knocked over, or under the cue, on its way in): it is potted then, rather than removed.
+      ``roll_speed_mm_s``: the speed below which a lost ball counts as at rest for that (a ball
+      at rest under a hand beside a hole is not heading anywhere).
     * ``off_speed_mm_s`` and ``edge_mm``: a ball last seen within ``edge_mm`` of the surface's edge and
       moving outward faster than this has left the table, rather than being hidden, once it has
       stayed unseen for ``off_confirm_s``: a ball driven hard into a cushion is a smear the
@@ -184,7 +192,7 @@ class Tracker:
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
-                 jump_speed_mm_s: float = 600.0) -> None:
+                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -204,6 +212,7 @@ class Tracker:
         self.lost_jump_s = lost_jump_s
         self.lost_steady = lost_steady
         self.jump_speed_mm_s = jump_speed_mm_s
+        self.roll_speed_mm_s = roll_speed_mm_s
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -350,6 +359,7 @@ class Tracker:
             gap = max(dt, t - s.last_seen_t)
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
+            s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
         s.steady = 1 if s.status == TrackStatus.MISSING else s.steady + 1
         s.x, s.y = d.x_mm, d.y_mm
@@ -374,6 +384,7 @@ class Tracker:
         if s.missing_since is None:
             s.missing_since = s.last_seen_t
             s.status = TrackStatus.MISSING
+            s.lost_vx, s.lost_vy = s.vx, s.vy
             s.hole = self._hole_under(s) or self._hole_ahead(s, dt)
         gone = t - s.missing_since
         if s.hole is not None and gone >= self.pot_confirm_s:
@@ -395,7 +406,8 @@ class Tracker:
         if s.hole is None and math.hypot(s.x - s.seen_x, s.y - s.seen_y) <= self.coast_hole_mm:
             s.hole = self._hole_under(s)
         if gone >= self.occlusion_s:
-            s.status = TrackStatus.REMOVED
+            s.hole = self._hole_on_path(s, gone)
+            s.status = TrackStatus.POTTED if s.hole is not None else TrackStatus.REMOVED
 
     def _overlaps(self, d: Detection, taken: list[Detection]) -> bool:
         """A second detection on an object already matched this frame (a smear split in two, a
@@ -491,6 +503,30 @@ class Tracker:
         s.x, s.y = x0, y0
         return None
 
+    def _hole_on_path(self, s: _State, gone: float) -> str | None:
+        """The hole a ball lost while rolling was heading into: its centre's straight path from
+        where it was last seen passes over the hole, no farther than it could roll while unseen.
+        Its velocity must be a roll's: its last step agreed with the one before in direction and
+        speed (a velocity made by one wrong pairing points anywhere). A pin still standing on the
+        way (within a ball and a pin radius of the path) stops it."""
+        speed = math.hypot(s.lost_vx, s.lost_vy)
+        if speed < self.roll_speed_mm_s or not s.steady_roll or s.group.startswith("pin"):
+            return None  # at rest, or its velocity is one jump's (a wrong pairing), not a roll
+        ux, uy = s.lost_vx / speed, s.lost_vy / speed
+
+        def on_path(x: float, y: float) -> tuple[float, float]:
+            return (x - s.seen_x) * ux + (y - s.seen_y) * uy, abs((x - s.seen_x) * uy - (y - s.seen_y) * ux)
+
+        # a standing pin on the way stops it (a knocked-down one does not stand)
+        pins = [(on_path(p.x, p.y), p.radius_mm) for p in self._tracks if p.group == "pin-standing" and p.status in ALIVE]
+        blocked = min((a for (a, off), r in pins if a > 0.0 and off <= s.radius_mm + r), default=math.inf)
+        best: tuple[float, str] | None = None
+        for h in self.spec.holes:
+            along, off = on_path(h.x, h.y)
+            if 0.0 < along <= min(speed * gone, blocked) and off <= h.radius and (best is None or along < best[0]):
+                best = (along, h.id)  # the first hole on its way
+        return best[1] if best else None
+
     def _leaving(self, s: _State) -> bool:
         speed = math.hypot(s.vx, s.vy)
         if speed < self.off_speed_mm_s:
@@ -507,3 +543,11 @@ class Tracker:
         return Track(id=s.id, label=s.label, group=s.group, x=s.x, y=s.y, vx=s.vx, vy=s.vy,
                      radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
                      first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t)
+
+
+def _agree(vx0: float, vy0: float, vx1: float, vy1: float) -> bool:
+    """Do two velocity estimates agree within 30 degrees and a factor of two in speed?"""
+    s0, s1 = math.hypot(vx0, vy0), math.hypot(vx1, vy1)
+    if s0 <= 0.0 or s1 <= 0.0 or not 0.5 <= s1 / s0 <= 2.0:
+        return False
+    return (vx0 * vx1 + vy0 * vy1) / (s0 * s1) >= math.cos(math.radians(30.0))
