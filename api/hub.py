@@ -74,6 +74,15 @@ class Subscriber:
     dropped: int = 0
 
     def offer(self, msg: Message) -> None:
+        if msg.droppable and self.queue:
+            # A newer droppable message supersedes one of its type still waiting here (the table's
+            # positions of a moment ago): a tablet that fell behind skips to the present instead of
+            # being sent every frame it missed, which also spares the server those sends.
+            for i, queued in enumerate(self.queue):
+                if queued.type == msg.type:
+                    del self.queue[i]
+                    self.dropped += 1
+                    break
         if len(self.queue) >= self.maxsize:
             # Make room by dropping the oldest droppable message, never an important one.
             for i, queued in enumerate(self.queue):

@@ -52,3 +52,14 @@ def test_subscriber_get_times_out_for_heartbeats() -> None:
     assert first is None and second is not None
     hub.unsubscribe(sub)
     assert hub.subscriber_count("t") == 0
+
+
+def test_newer_positions_replace_those_a_slow_tablet_has_not_been_sent() -> None:
+    hub = Hub(queue_size=10)
+    sub = hub.subscribe("t")
+    hub.publish("t", "positions", {"n": 1})
+    hub.publish("t", "update", {"kind": "foul"})
+    hub.publish("t", "positions", {"n": 2})
+    hub.publish("t", "positions", {"n": 3})
+    assert [(m.type, m.payload.get("n")) for m in sub.queue] == [("update", None), ("positions", 3)]
+    assert sub.dropped == 2
