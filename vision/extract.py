@@ -29,6 +29,7 @@ from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
 from tableref.vision.extract_params import ExtractorParams
+from tableref.vision.extract_pots import drop_time, knocked_into
 from tableref.vision.extract_strike import lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
@@ -69,7 +70,9 @@ class EventExtractor:
         self._frame_t: dict[int, float] = {}
         self._last_t = 0.0
         self._last_fast: dict[str, float] = {}  # id -> when it was last seen moving fast
-        self._rested: dict[str, tuple[float, float, float]] = {}  # id -> where and when last seen not moving
+        self._rested: dict[str, tuple[float, float, float]] = {}
+        #: id -> hitter's place, own rest place, hitter's speed and when, for an object knocked off its rest
+        self._knocked: dict[str, tuple[float, float, float, float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         self._cushions: tuple[Cushion, ...] = spec.cushions
 
@@ -312,6 +315,10 @@ class EventExtractor:
             self._shot.touching.add(key)
             when = pa.t + frac * (t - pa.t)
             first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
+            pf, ps = self._prev[first.id], self._prev[second.id]
+            if not ps.moving:  # knocked off its rest: it leaves along the line of centres
+                self._knocked[second.id] = (pf.x + pf.vx * (when - pf.t), pf.y + pf.vy * (when - pf.t),
+                                            ps.x, ps.y, math.hypot(pf.vx, pf.vy), when)
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
         return events
 
@@ -391,7 +398,7 @@ class EventExtractor:
         events: list[TableEvent] = []
         for tr in balls:
             if tr.status == TrackStatus.POTTED:
-                when = self._drop_time(tr, t)
+                when = drop_time(self.spec, tr, self._prev.get(tr.id), t)
                 data = {} if self.in_shot else {"late": True}
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
                                          objects=(tr.id,), where=tr.hole, data=data))
@@ -401,32 +408,18 @@ class EventExtractor:
                 events.append(TableEvent(t=left, frame=_frame_at(self._frame_t, left, frame),
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
+            elif tr.status == TrackStatus.REMOVED and (knocked := knocked_into(
+                    self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._frame_dt())) is not None:
+                hole, when = knocked
+                events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
+                                         objects=(tr.id,), where=hole, data={} if self.in_shot else {"late": True}))
+                self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
                 when = tr.last_seen_t
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.REMOVED,
                                          objects=(tr.id,), data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._forget(tr.id)
         return events
-
-    def _drop_time(self, tr: Track, now: float) -> float:
-        """When a ball that vanished over a hole dropped: a ball drops as its centre passes the
-        hole's edge, so one last seen rolling towards the hole dropped when it reached the edge at
-        its speed, not where it was last seen (a ball hidden for a few frames, by the pin it
-        knocked over or a cue, is still rolling towards the hole)."""
-        when = tr.last_seen_t
-        prev = self._prev.get(tr.id)
-        hole = next((h for h in self.spec.holes if h.id == tr.hole), None)
-        if prev is None or hole is None:
-            return when
-        vx, vy = prev.seen_vx, prev.seen_vy  # as it was when last seen (a hidden one coasts, then stops)
-        speed = math.hypot(vx, vy)
-        gap = math.hypot(prev.seen_x - hole.x, prev.seen_y - hole.y) - hole.radius
-        if speed <= 0.0 or gap <= 0.0:
-            return when
-        towards = (vx * (hole.x - prev.seen_x) + vy * (hole.y - prev.seen_y)) / (speed * (gap + hole.radius))
-        if towards < 0.5:
-            return when  # not heading for it: dated to its last sighting
-        return min(now, prev.seen_t + gap / speed)
 
     def _off_surface(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball whose centre goes beyond the cushions has left the playing surface (a camera
@@ -477,6 +470,7 @@ class EventExtractor:
         return events
 
     def _forget(self, track_id: str) -> None:
+        self._knocked.pop(track_id, None)
         self._prev.pop(track_id, None)
         self._rest_pos.pop(track_id, None)
 

@@ -54,6 +54,10 @@ class ExtractorParams:
       ``unseen_bounce_frames``: the longest gap in a ball's sightings across which a bounce is
       inferred (a hard-driven ball lost in its smear until it comes off the cushion); longer
       gaps leave too many paths open and would report bounces that did not happen.
+    * ``knock_reach_mm``: how far along the line of centres from where it rested a hole may lie
+      for an object knocked off its rest and never seen again to have gone into it (see
+      :func:`~tableref.vision.extract_pots.knocked_into`). Longer credits pots from farther; shorter trusts the line
+      less far (a glancing hit, the object deflected on its way).
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
@@ -91,6 +95,7 @@ class ExtractorParams:
     bounce_gap_s: float = 0.2
     unseen_bounce_frames: int = 5
     moved_mm: float = 25.0
+    knock_reach_mm: float = 400.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
     pin_window_frames: int = 8

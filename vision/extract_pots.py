@@ -1,0 +1,75 @@
+"""Pots the camera did not see happen (used by :mod:`tableref.vision.extract`).
+
+A ball or disc going into a hole is often out of sight for its last frames: hidden by the pin it
+knocked over, by the cue, or a smear too faint to find. Physics says where it went and when:
+
+* :func:`drop_time`: a ball that vanished over a hole dropped as its centre passed the hole's
+  edge, at the speed it had when last seen;
+* :func:`knocked_into`: an object knocked off its rest and never seen again left along the line
+  of centres of the contact, and went into the first hole on that line.
+"""
+
+from __future__ import annotations
+
+import math
+
+from tableref.calibration.spec import TableSpec
+from tableref.vision.extract_contacts import PathEnd
+from tableref.vision.extract_params import ExtractorParams
+from tableref.vision.tracker import Track
+
+#: hitter's place at the contact, the object's rest place, the hitter's speed, when
+Knock = tuple[float, float, float, float, float, float]
+
+
+def drop_time(spec: TableSpec, tr: Track, prev: PathEnd | None, now: float) -> float:
+    """When a ball that vanished over a hole dropped: a ball drops as its centre passes the
+    hole's edge, so one last seen rolling towards the hole dropped when it reached the edge at
+    its speed, not where it was last seen (a ball hidden for a few frames, by the pin it knocked
+    over or a cue, is still rolling towards the hole)."""
+    when = tr.last_seen_t
+    hole = next((h for h in spec.holes if h.id == tr.hole), None)
+    if prev is None or hole is None:
+        return when
+    vx, vy = prev.seen_vx, prev.seen_vy  # as it was when last seen (a hidden one coasts, then stops)
+    speed = math.hypot(vx, vy)
+    gap = math.hypot(prev.seen_x - hole.x, prev.seen_y - hole.y) - hole.radius
+    if speed <= 0.0 or gap <= 0.0:
+        return when
+    towards = (vx * (hole.x - prev.seen_x) + vy * (hole.y - prev.seen_y)) / (speed * (gap + hole.radius))
+    if towards < 0.5:
+        return when  # not heading for it: dated to its last sighting
+    return min(now, prev.seen_t + gap / speed)
+
+
+def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
+                 frame_dt: float) -> tuple[str, float] | None:
+    """The hole an object knocked off its rest and never seen again went into, and when.
+
+    Struck by another, a ball or disc leaves along the line of centres at the moment of contact
+    (the impulse between smooth round objects), so when that line from where it rested runs over
+    a hole within ``knock_reach_mm``, it went in there (a carrom man flicked into a pocket as a
+    smear the camera never caught); dated to when it reached the hole's edge at the hitter's
+    speed. Not when it was seen after the hit, nor when an object of its look (a white man) was
+    first seen after the hit: that may be it, found again under another name."""
+    if hit is None or tr.last_seen_t > hit[5] + 2.0 * frame_dt:
+        return None
+    hx, hy, rx, ry, speed, when = hit
+    if any(o.label == tr.label and o.id != tr.id and o.first_seen_t >= when - frame_dt for o in tracks):
+        return None
+    dx, dy = rx - hx, ry - hy
+    n = math.hypot(dx, dy)
+    if n < 1e-6 or speed <= 0.0:
+        return None
+    ux, uy = dx / n, dy / n
+    best: tuple[float, str] | None = None
+    for h in spec.holes:
+        along = (h.x - rx) * ux + (h.y - ry) * uy
+        off = abs((h.x - rx) * uy - (h.y - ry) * ux)
+        if 0.0 < along <= p.knock_reach_mm and off <= h.radius and (best is None or along < best[0]):
+            best = (along, h.id)
+    if best is None:
+        return None
+    hole = next(h for h in spec.holes if h.id == best[1])
+    gap = max(0.0, math.hypot(hole.x - rx, hole.y - ry) - hole.radius)
+    return best[1], when + gap / speed
