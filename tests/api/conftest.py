@@ -29,6 +29,17 @@ def launch_chromium(pw: Any) -> Any:
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
+def assert_usable(page: Any, width: int, buttons: list[str]) -> None:
+    """Nothing wider than the screen (no sideways scrolling) and each button a finger-sized target
+    (44 CSS pixels high) lying wholly on the screen's width."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"{overflow}px wider than a {width}px screen"
+    for sel in buttons:
+        box = page.locator(sel).bounding_box()
+        assert box is not None, sel
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 44, (sel, box)
+
+
 @pytest.fixture(autouse=True)
 def counting_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the fake engine under the name 'counting' (tests that need a real game say so)."""

@@ -30,7 +30,7 @@ from tableref.api.views import table_view
 from tableref.events import from_json
 from tableref.referee import RefereeError, UpdateKind, make_engine
 
-from .conftest import CHROMIUM, free_port, launch_chromium, running_server
+from .conftest import CHROMIUM, assert_usable, free_port, launch_chromium, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -132,6 +132,7 @@ def _hand_state(host: str) -> dict[str, Any]:
 def _shots(page: Any, name: str) -> None:
     for w, h, tag in ((1280, 800, "landscape"), (800, 1280, "portrait")):
         page.set_viewport_size({"width": w, "height": h})
+        assert_usable(page, w, ["#undo", "#overrule"])
         page.screenshot(path=str(ARTIFACTS / f"tablet-allfours-{name}-{tag}.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 800})
 

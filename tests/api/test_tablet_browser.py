@@ -16,7 +16,7 @@ from tableref.api.app import create_app
 from tableref.api.settings import Settings
 from tableref.api.store import Store
 
-from .conftest import CHROMIUM, free_port, launch_chromium, make_clip, running_server
+from .conftest import CHROMIUM, assert_usable, free_port, launch_chromium, make_clip, running_server
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKEN = "browser-test-token"
@@ -46,17 +46,6 @@ DRAWN_RED = """() => {
     const [r, g, b] = c.getContext("2d").getImageData(Math.round(x), Math.round(y), 1, 1).data;
     return r > 150 && g < 90 && b < 90;
 }"""
-
-
-def assert_usable(page: Any, width: int, buttons: list[str]) -> None:
-    """Nothing wider than the screen (no sideways scrolling) and each button a finger-sized target
-    (44 CSS pixels high) lying wholly on the screen's width."""
-    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    assert overflow <= 0, f"{overflow}px wider than a {width}px screen"
-    for sel in buttons:
-        box = page.locator(sel).bounding_box()
-        assert box is not None, sel
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 44, (sel, box)
 
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
