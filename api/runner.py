@@ -170,8 +170,9 @@ class TableRunner:
                 start = time.monotonic() - resume_t / self.speed
                 self.clock_start = start
                 continue
-            if stored and resume_t >= 0 and self.session.status.get("state") == "resuming":
-                self.session.set_status(state="playing", resume_at=round(resume_t, 2))
+            if self.session.status.get("state") == "resuming":
+                self.session.status.pop("resume_at", None)  # resumed: the status says only "playing"
+                self.session.set_status(state="playing")
             if self.spec.kind == "file":
                 due = start + frame.t / self.speed
                 delay = due - time.monotonic()
