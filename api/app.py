@@ -270,12 +270,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         row = service.store.table(table_id)
         if row is None:
             raise HTTPException(404, f"no table {table_id!r}")
-        changes = body.model_dump(exclude_none=True)
-        if "source" in changes:
+        # fields sent as null: source and calibration are removed by it, the others cannot be null
+        changes = body.model_dump(exclude_unset=True)
+        for key in ("name", "loop", "pipeline"):
+            if key in changes and changes[key] is None:
+                raise HTTPException(422, f"{key} cannot be null; leave it out to keep it (only source and "
+                                         "calibration may be null, which removes them)")
+        if changes.get("source") is not None:
             spec = service.media_source(changes["source"], changes.get("loop", row["loop"]))
             if spec.kind == "file":
                 probe(spec)
-        if "calibration" in changes:
+        if changes.get("calibration") is not None:
             _check_calibration(changes["calibration"], row["table_kind"])
         same_source = changes.get("source", row["source"]) == row["source"]
         row.update(changes)

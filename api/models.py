@@ -42,6 +42,9 @@ class TableIn(BaseModel):
 
 
 class TablePatch(BaseModel):
+    """The fields to change; ``"source": null`` stops the table's camera, ``"calibration": null``
+    removes its calibration (a file source is then calibrated automatically)."""
+
     model_config = ConfigDict(extra="forbid")
 
     name: str | None = Field(default=None, max_length=80)

@@ -103,6 +103,13 @@ def test_a_table_is_created_listed_updated_calibrated_and_removed(server: Any) -
     row = httpx.get(f"{base}/api/tables/side", timeout=10).json()
     assert (row["name"], row["source"], row["loop"]) == ("Side table 2", clip.name, False)  # the refused PATCH changed nothing
 
+    r = httpx.patch(f"{base}/api/tables/side", json={"loop": None}, headers=AUTH, timeout=10)
+    assert r.status_code == 422 and "loop cannot be null" in r.json()["detail"]
+    r = httpx.patch(f"{base}/api/tables/side", json={"source": None}, headers=AUTH, timeout=10)  # the camera off
+    assert r.status_code == 200 and r.json()["source"] is None and r.json()["calibration"] == CALIBRATION
+    assert _poll(lambda: httpx.get(f"{base}/api/tables/side/state", timeout=10).json()["status"],
+                 lambda st: st.get("state") == "idle", what="the source did not stop")
+
     assert httpx.delete(f"{base}/api/tables/side", timeout=10).status_code == 401
     assert httpx.delete(f"{base}/api/tables/side", headers=AUTH, timeout=10).status_code == 204
     assert httpx.get(f"{base}/api/tables/side", timeout=10).status_code == 404
