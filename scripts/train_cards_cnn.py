@@ -11,11 +11,13 @@ the network's figures on them (as ``scripts/train_cards.py`` does for the percep
 ``scripts/cards_cnn_data.py``. The extracted samples are cached (``--cache``), so a second run
 with other training settings starts at once.
 
-Network: four 3x3 convolution stages (16-32-64-96 channels, batch norm, ReLU, 2x2 pooling
-after the first three), global average and max pooling, one hidden layer, and one output row
-holding the rank logits (13 ranks and ``none``) and the suit logits (4) side by side: the same
-heads as the perceptron, so the reader votes over them unchanged. About 4.5 million
-multiply-adds a proposal: a photo's few hundred proposals cost a few tens of milliseconds.
+Network: five 3x3 convolution layers (16-32-32-64-96 channels, batch norm, ReLU; 2x2 max pooling
+three times, down to 6 x 4 cells), the cells flattened (not pooled: where a stroke lies tells a 6
+from an upside-down 9, and the rank from the suit under it), one hidden layer of 128, and one
+output row holding the rank logits (13 ranks and ``none``) and the suit logits (4) side by side:
+the same heads as the perceptron, so the reader votes over them unchanged. About 9.4 million
+multiply-adds a proposal. A first run with global pooling instead of the flattened cells learnt
+far more slowly (0.23 of the validation proposals read right after 8 epochs against 0.61 after 6).
 """
 
 from __future__ import annotations
