@@ -113,8 +113,9 @@ def run_once(clip: Path, clients: int, seconds: float, pipeline: str, client_cpu
         app = create_app(settings)
         service = app.state.service
         port = _free_port()
+        # as `tableref serve` runs it (api/cli.py): no per-message deflate
         server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                               ws_max_size=2**20))
+                                               ws_max_size=2**20, ws_per_message_deflate=False))
         thread = threading.Thread(target=server.run, daemon=True)
         # Hold the clip until every client is connected, so each sees the whole match.
         real_start = service.start_runner
