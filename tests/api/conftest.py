@@ -7,7 +7,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,47 @@ def make_clip(folder: Path, name: str = "clip", frames: int = 45, fps: float = 3
              "inputs": inputs or []}
     path.with_suffix(".truth.json").write_text(json.dumps(truth))
     return path
+
+
+#: A bar-billiards break on a tiny clip: home breaks off, pots the red, then knocks the white pin
+#: over (rule 3b(a)), so a real engine calls one foul. The service tests that need a real game share it.
+COIN_TOSS = [{"t": 0.1, "input": "coin_toss", "winner": "home", "choice": "break", "by": "referee"}]
+PIN_FOUL_EVENTS = [
+    {"t": 0.5, "frame": 15, "type": "shot_start", "objects": ["white-1"], "position": [305, 381],
+     "positions": {"white-1": [305, 381], "red": [560, 381]}},
+    {"t": 0.7, "frame": 21, "type": "contact", "objects": ["white-1", "red"]},
+    {"t": 1.0, "frame": 30, "type": "pot", "objects": ["red"], "where": "hole-100"},
+    {"t": 1.4, "frame": 42, "type": "at_rest", "objects": [], "positions": {"white-1": [1480, 260]}},
+    {"t": 1.8, "frame": 54, "type": "placed", "objects": ["red"], "position": [290, 390]},
+    {"t": 2.1, "frame": 63, "type": "shot_start", "objects": ["red"], "position": [290, 390],
+     "positions": {"red": [290, 390], "white-1": [1480, 260]}},
+    {"t": 2.4, "frame": 72, "type": "contact", "objects": ["red", "white-1"]},
+    {"t": 2.6, "frame": 78, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
+    {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
+]
+#: Three events the fake 'counting' engine turns into a score and a foul each.
+COUNTING_FOUL_EVENTS = [
+    {"t": 0.2, "frame": 6, "type": "pot", "objects": ["red"], "where": "hole-100"},
+    {"t": 0.5, "frame": 15, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
+    {"t": 0.8, "frame": 24, "type": "pot", "objects": ["white-1"], "where": "hole-10-left"},
+]
+
+
+def receive_until(ws: Any, pred: Callable[[list[dict[str, Any]]], bool], timeout: float = 15.0) -> list[dict[str, Any]]:
+    """Websocket messages (parsed) until ``pred`` holds for those received so far, within ``timeout``
+    seconds; a bounded wait, so a message that never comes fails the test with what did come."""
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
+        except TimeoutError:
+            break
+        got.append(msg)
+        if pred(got):
+            return got
+    raise AssertionError(f"condition not met in {timeout} s; received "
+                         f"{[(m.get('type'), m.get('kind'), m.get('seq')) for m in got]}")
 
 
 def free_port() -> int:

@@ -23,7 +23,7 @@ from tableref.api.pipeline import TruthReplay, calibration_for_video, make_pipel
 from tableref.api.settings import BUNDLED_SAMPLES, Settings
 from tableref.errors import UserError
 
-from .conftest import free_port, make_clip, running_server
+from .conftest import free_port, make_clip, receive_until, running_server
 
 DEMO_CLIP = BUNDLED_SAMPLES / "bar-billiards-black-pin-falls-s4.mp4"
 TOKEN = "demo-vision-token"
@@ -85,20 +85,6 @@ def test_the_truth_replay_hands_over_the_events_of_dropped_frames(tmp_path: Path
     assert [e.objects for e in replay.process(image, 3, 0.1).events] == [("red",)]
 
 
-def _receive_until(ws: Any, pred: Any, timeout: float) -> list[dict[str, Any]]:
-    got: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
-        except TimeoutError:
-            break
-        got.append(msg)
-        if pred(msg):
-            return got
-    raise AssertionError(f"condition not met; received {[(m.get('type'), m.get('kind')) for m in got]}")
-
-
 @needs_demo_clip
 def test_the_demo_tables_foul_arrives_through_the_vision_pipeline(tmp_path: Path) -> None:
     setup = next(i for i in json.loads(DEMO_CLIP.with_suffix(".truth.json").read_text("utf-8"))["inputs"]
@@ -109,7 +95,7 @@ def test_the_demo_tables_foul_arrives_through_the_vision_pipeline(tmp_path: Path
             connect(f"ws://{host}/ws/tables/demo?since=0") as ws:  # caught up if it connects late
         snap = json.loads(ws.recv(timeout=10))
         assert snap["type"] == "snapshot"
-        got = _receive_until(ws, lambda m: m.get("kind") == "foul", timeout=60)
+        got = receive_until(ws, lambda got: got[-1].get("kind") == "foul", timeout=60)
         foul = got[-1]
         assert foul["code"] == "pin_200_down" and foul["clause"] == "3a(a)"
         # the camera's positions, drawn live (or the last of them, in the snapshot of a late connection)

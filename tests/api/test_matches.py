@@ -339,7 +339,6 @@ def test_ic2024_2c_league_standings_rank_ended_team_matches_and_count_a_default_
 # -- the tablet's match panel ------------------------------------------------------------------------
 
 
-
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
 def test_the_tablet_match_panel_shows_frames_of_nine_and_follows_the_match_message(tmp_path: Path) -> None:
     """Fetched on load (0-0 of 9), then updated by the ``match`` message when a frame is won."""

@@ -27,24 +27,12 @@ from websockets.sync.client import connect
 from tableref.events import from_json
 from tableref.referee import make_engine
 
-from .conftest import free_port, make_clip
+from .conftest import COIN_TOSS, PIN_FOUL_EVENTS, free_port, make_clip
 
 TOKEN = "cli-referee-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-INPUTS = [{"t": 0.1, "input": "coin_toss", "winner": "home", "choice": "break", "by": "referee"}]
-EVENTS = [  # home breaks off, pots the red, then knocks the white pin over (3b(a))
-    {"t": 0.5, "frame": 15, "type": "shot_start", "objects": ["white-1"], "position": [305, 381],
-     "positions": {"white-1": [305, 381], "red": [560, 381]}},
-    {"t": 0.7, "frame": 21, "type": "contact", "objects": ["white-1", "red"]},
-    {"t": 1.0, "frame": 30, "type": "pot", "objects": ["red"], "where": "hole-100"},
-    {"t": 1.4, "frame": 42, "type": "at_rest", "objects": [], "positions": {"white-1": [1480, 260]}},
-    {"t": 1.8, "frame": 54, "type": "placed", "objects": ["red"], "position": [290, 390]},
-    {"t": 2.1, "frame": 63, "type": "shot_start", "objects": ["red"], "position": [290, 390],
-     "positions": {"red": [290, 390], "white-1": [1480, 260]}},
-    {"t": 2.4, "frame": 72, "type": "contact", "objects": ["red", "white-1"]},
-    {"t": 2.6, "frame": 78, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
-    {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
-]
+INPUTS = COIN_TOSS
+EVENTS = PIN_FOUL_EVENTS  # home breaks off, pots the red, then knocks the white pin over (3b(a))
 
 
 @contextmanager

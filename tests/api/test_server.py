@@ -10,19 +10,15 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, make_clip, running_server
+from .conftest import COUNTING_FOUL_EVENTS, free_port, make_clip, receive_until, running_server
 
 TOKEN = "test-referee-token"
-FOUL_EVENTS = [
-    {"t": 0.2, "frame": 6, "type": "pot", "objects": ["red"], "where": "hole-100"},
-    {"t": 0.5, "frame": 15, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
-    {"t": 0.8, "frame": 24, "type": "pot", "objects": ["white-1"], "where": "hole-10-left"},
-]
+FOUL_EVENTS = COUNTING_FOUL_EVENTS
 
 
 def _settings(tmp_path: Path, clip: Path, loop: bool = False) -> Settings:
@@ -31,20 +27,6 @@ def _settings(tmp_path: Path, clip: Path, loop: bool = False) -> Settings:
     # demo through the camera pipeline.
     return Settings(data_dir=tmp_path / "data", token=TOKEN, media_dirs=(clip.parent,), demo_clip=str(clip),
                     demo_loop=loop, heartbeat_s=0.5, demo_pipeline="truth")
-
-
-def _receive_until(ws: ClientConnection, pred: Any, timeout: float = 15.0) -> list[dict[str, Any]]:
-    got: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
-        except TimeoutError:
-            break
-        got.append(msg)
-        if pred(msg, got):
-            return got
-    raise AssertionError(f"condition not met; received {[m.get('type') for m in got]}")
 
 
 @pytest.fixture()
@@ -60,7 +42,7 @@ def test_demo_table_fouls_arrive_with_rule_and_still(tmp_path: Path, clip: Path)
             connect(f"ws://{host}/ws/tables/demo?since=0") as ws:
         snap = json.loads(ws.recv(timeout=10))
         assert snap["type"] == "snapshot" and snap["can_write"] is False
-        got = _receive_until(ws, lambda m, _: m.get("kind") == "foul")
+        got = receive_until(ws, lambda got: got[-1].get("kind") == "foul")
         foul = got[-1]
         assert foul["clause"] == "3b(a)" and (foul["seq"] > snap["seq"] or foul["replayed"])
         still = httpx.get(f"http://{host}{foul['still']}", timeout=10)
@@ -73,7 +55,7 @@ def test_a_reconnect_with_its_sequence_number_loses_nothing(tmp_path: Path, clip
     with running_server(create_app(_settings(tmp_path, clip)), port) as host:
         with connect(f"ws://{host}/ws/tables/demo?since=0") as ws:  # the first event, live or caught up
             assert json.loads(ws.recv(timeout=10))["type"] == "snapshot"
-            first = _receive_until(ws, lambda m, _: m.get("type") == "event")
+            first = receive_until(ws, lambda got: got[-1].get("type") == "event")
             last_seen = max(m["seq"] for m in first if m["type"] not in ("positions", "heartbeat", "status"))
         # Meanwhile the clip plays on; wait until the whole log is written.
         deadline = time.monotonic() + 15
@@ -101,7 +83,7 @@ def test_writes_without_the_token_are_refused(tmp_path: Path, clip: Path) -> Non
         with connect(f"ws://{host}/ws/tables/demo") as ws:
             json.loads(ws.recv(timeout=10))
             ws.send(json.dumps({"input": "overrule"}))
-            err = _receive_until(ws, lambda m, _: m["type"] == "error")[-1]
+            err = receive_until(ws, lambda got: got[-1]["type"] == "error")[-1]
             assert "read-only" in err["error"]
         r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
                        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
@@ -210,14 +192,14 @@ def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(tmp_path: Pa
         with connect(f"ws://{host}/ws/tables/demo?token={TOKEN}") as ws:
             json.loads(ws.recv(timeout=10))
             ws.send("{oops")
-            assert "not valid JSON" in _receive_until(ws, lambda m, _: m["type"] == "error")[-1]["error"]
+            assert "not valid JSON" in receive_until(ws, lambda got: got[-1]["type"] == "error")[-1]["error"]
             ws.send(json.dumps({"input": "x", "pad": "y" * 20000}))
-            assert "too large" in _receive_until(ws, lambda m, _: m["type"] == "error")[-1]["error"]
+            assert "too large" in receive_until(ws, lambda got: got[-1]["type"] == "error")[-1]["error"]
             ws.send(json.dumps({"input": "nonsense"}))
-            err = _receive_until(ws, lambda m, _: m["type"] == "error")[-1]
+            err = receive_until(ws, lambda got: got[-1]["type"] == "error")[-1]
             assert "unknown counting input 'nonsense'; accepted: undo, overrule" in err["error"]
             ws.send(json.dumps({"input": "overrule"}))  # the connection is still up and accepts good input
-            assert _receive_until(ws, lambda m, _: m["type"] in ("ack", "error"))[-1]["type"] == "ack"
+            assert receive_until(ws, lambda got: got[-1]["type"] in ("ack", "error"))[-1]["type"] == "ack"
         assert httpx.get(f"{base}/health", timeout=10).json()["ok"] is True
 
 
@@ -241,6 +223,6 @@ def test_writes_faster_than_the_rate_limit_are_refused_and_not_recorded(tmp_path
             json.loads(ws.recv(timeout=10))
             for _ in range(6):
                 ws.send(json.dumps({"input": "overrule"}))
-            replies = _receive_until(ws, lambda m, got: sum(x["type"] in ("ack", "error") for x in got) >= 6)
+            replies = receive_until(ws, lambda got: sum(x["type"] in ("ack", "error") for x in got) >= 6)
             answers = [m for m in replies if m["type"] in ("ack", "error")]
             assert any(m["type"] == "error" and "too many messages" in m["error"] for m in answers)

@@ -15,15 +15,11 @@ import httpx
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, make_clip, running_server
+from .conftest import COUNTING_FOUL_EVENTS, free_port, make_clip, running_server
 from .test_store_postgres import PostgresServer, pg  # noqa: F401  (the fixture)
 
 TOKEN = "test-referee-token"
-FOUL_EVENTS = [
-    {"t": 0.2, "frame": 6, "type": "pot", "objects": ["red"], "where": "hole-100"},
-    {"t": 0.5, "frame": 15, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
-    {"t": 0.8, "frame": 24, "type": "pot", "objects": ["white-1"], "where": "hole-10-left"},
-]
+FOUL_EVENTS = COUNTING_FOUL_EVENTS
 
 
 def test_a_restarted_server_on_postgres_serves_identical_match_state(pg: PostgresServer,  # noqa: F811

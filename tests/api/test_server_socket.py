@@ -4,34 +4,18 @@ resynchronised from the store so that no foul or score is lost."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
-from typing import Any
 
 import httpx
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, running_server
+from .conftest import free_port, receive_until, running_server
 
 TOKEN = "socket-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-
-
-def _until(ws: ClientConnection, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
-    got: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            msg = json.loads(ws.recv(timeout=max(0.05, deadline - time.monotonic())))
-        except TimeoutError:
-            break
-        got.append(msg)
-        if pred(got):
-            return got
-    raise AssertionError(f"condition not met; received {[(m.get('type'), m.get('seq')) for m in got]}")
 
 
 def _table(host: str) -> None:
@@ -46,7 +30,7 @@ def test_a_quiet_table_sends_heartbeats_with_the_current_sequence_number(tmp_pat
         _table(host)
         with connect(f"ws://{host}/ws/tables/bb") as ws:
             snap = json.loads(ws.recv(timeout=10))
-            beats = _until(ws, lambda got: sum(m["type"] == "heartbeat" for m in got) >= 2, timeout=10)
+            beats = receive_until(ws, lambda got: sum(m["type"] == "heartbeat" for m in got) >= 2, timeout=10)
             assert all(m["seq"] == snap["seq"] for m in beats if m["type"] == "heartbeat")
 
 
@@ -64,7 +48,7 @@ def test_a_client_whose_queue_overflows_is_resynchronised_and_loses_nothing(tmp_
                 assert r.status_code == 200, r.text
             log = httpx.get(f"http://{host}/api/tables/bb/log", timeout=10).json()
             want = [row["seq"] for row in log if row["seq"] > snap["seq"]]
-            got = _until(ws, lambda got: want[-1] in {m.get("seq") for m in got if m["type"] not in ("heartbeat", "status")})
+            got = receive_until(ws, lambda got: want[-1] in {m.get("seq") for m in got if m["type"] not in ("heartbeat", "status")})
         assert any(m["type"] == "resync" for m in got)
         stored = [m["seq"] for m in got if m["type"] not in ("resync", "heartbeat", "status", "positions")]
         assert stored == want  # every stored message once, in order: none lost, none twice

@@ -17,11 +17,11 @@ from websockets.sync.client import connect
 from tableref.api.app import create_app
 from tableref.api.settings import Settings
 
-from .conftest import free_port, make_clip, running_server
+from .conftest import COIN_TOSS, free_port, make_clip, running_server
 
 TOKEN = "tables-test-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-INPUTS = [{"t": 0.1, "input": "coin_toss", "winner": "home", "choice": "break", "by": "referee"}]
+INPUTS = COIN_TOSS
 EVENTS = [{"t": 0.5, "frame": 15, "type": "shot_start", "objects": ["white-1"], "position": [305, 381],
            "positions": {"white-1": [305, 381], "red": [560, 381]}},
           {"t": 1.0, "frame": 30, "type": "pot", "objects": ["red"], "where": "hole-100"}]

@@ -16,25 +16,22 @@ from tableref.api.app import create_app
 from tableref.api.settings import Settings
 from tableref.api.store import Store
 
-from .conftest import CHROMIUM, assert_usable, free_port, launch_chromium, make_clip, running_server
+from .conftest import (
+    CHROMIUM,
+    COIN_TOSS,
+    PIN_FOUL_EVENTS,
+    assert_usable,
+    free_port,
+    launch_chromium,
+    make_clip,
+    running_server,
+)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TOKEN = "browser-test-token"
 
-INPUTS = [{"t": 0.1, "input": "coin_toss", "winner": "home", "choice": "break", "by": "referee"}]
-EVENTS = [
-    {"t": 0.5, "frame": 15, "type": "shot_start", "objects": ["white-1"], "position": [305, 381],
-     "positions": {"white-1": [305, 381], "red": [560, 381]}},
-    {"t": 0.7, "frame": 21, "type": "contact", "objects": ["white-1", "red"]},
-    {"t": 1.0, "frame": 30, "type": "pot", "objects": ["red"], "where": "hole-100"},
-    {"t": 1.4, "frame": 42, "type": "at_rest", "objects": [], "positions": {"white-1": [1480, 260]}},
-    {"t": 1.8, "frame": 54, "type": "placed", "objects": ["red"], "position": [290, 390]},
-    {"t": 2.1, "frame": 63, "type": "shot_start", "objects": ["red"], "position": [290, 390],
-     "positions": {"red": [290, 390], "white-1": [1480, 260]}},
-    {"t": 2.4, "frame": 72, "type": "contact", "objects": ["red", "white-1"]},
-    {"t": 2.6, "frame": 78, "type": "pin_fall", "objects": ["pin-50-left"], "colour": "white"},
-    {"t": 3.0, "frame": 90, "type": "at_rest", "objects": [], "positions": {"red": [1100, 520], "white-1": [1500, 300]}},
-]
+INPUTS = COIN_TOSS
+EVENTS = PIN_FOUL_EVENTS  # home breaks off, pots the red, then knocks the white pin over (3b(a))
 
 #: true when the canvas shows a red ball at the red's last position (table mm mapped as draw() does)
 DRAWN_RED = """() => {
