@@ -36,6 +36,9 @@ U8 = NDArray[np.uint8]
 
 #: The CNN's index crop (width, height): the proposal's box, a little finer than the perceptron's.
 CNN_CROP = (32, 48)
+#: The whole-card CNN's crop (width, height): a found card rectified upright (``cards_features.rectify``),
+#: about the pixels a venue camera gives a card (a few dozen long), the card's own 63 x 88 shape.
+CARD_CNN_CROP = (40, 56)
 #: Proposals read per network call (bounded memory on a photo with a couple of thousand).
 BATCH = 256
 
@@ -59,14 +62,17 @@ def crop_index(cropper: Cropper, p: IndexProposal, size: tuple[int, int] = CNN_C
     return np.asarray(crop, np.uint8)
 
 
-def preprocess(crops: Sequence[U8] | U8) -> F32:
-    """Crops (N, H, W, 3 BGR, uint8) to the network's input (N, 3, H, W float32): paper white 1, centred."""
+def preprocess(crops: Sequence[U8] | U8, size: tuple[int, int] = CNN_CROP) -> F32:
+    """Crops (N, H, W, 3 BGR, uint8) to the network's input (N, 3, H, W float32): paper white 1, centred.
+
+    ``size`` (width, height) only shapes the empty result when there are no crops.
+    """
     c = np.asarray(crops, np.float32)
     if c.ndim == 3:
         c = c[None]
     n = c.shape[0]
     if n == 0:
-        return np.zeros((0, 3, CNN_CROP[1], CNN_CROP[0]), np.float32)
+        return np.zeros((0, 3, size[1], size[0]), np.float32)
     flat = c.reshape(n, -1, 3)
     k = int(round(0.95 * (flat.shape[1] - 1)))
     ref = np.partition(flat, k, axis=1)[:, k, :]

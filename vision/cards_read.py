@@ -1,7 +1,8 @@
 """Reading cards: the trained models applied to found cards and to corner-index proposals.
 
-:class:`CardReader` owns the two classifiers (``models/cards/card.npz`` reads a whole card from its
-rectified image, pips and averaged corner index; ``models/cards/index_cnn.onnx``, a small CNN, reads
+:class:`CardReader` owns the two classifiers (``models/cards/card_cnn.onnx``, a small CNN, reads a
+whole card from its rectified image, with the older perceptron ``card.npz`` over hand-made features
+used where no CNN is shipped; ``models/cards/index_cnn.onnx``, a small CNN, reads
 a single corner index, with the older perceptron ``index.npz`` used where no CNN is shipped) and
 turns their outputs into :class:`CardObservation` records, the per-frame unit the
 detector hands to the trick builder. An observation keeps the full probabilities, not only the
@@ -20,8 +21,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tableref.errors import UserError
-from tableref.vision.cards_cnn import OnnxHeads, crop_index, preprocess
-from tableref.vision.cards_features import card_descriptor, index_features_many
+from tableref.vision.cards_cnn import CARD_CNN_CROP, OnnxHeads, crop_index, preprocess
+from tableref.vision.cards_features import card_descriptor, index_features_many, rectify
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP
 
@@ -116,15 +117,18 @@ class IndexHit:
 class CardReader:
     """The trained card and index classifiers, loaded once (see the module docstring).
 
-    Corner indices are read by the CNN ``index_cnn.onnx`` when the model folder has one (see
-    ``cards_cnn``), otherwise by the perceptron ``index.npz``. ``backend`` picks how the CNN runs
-    (``auto``: onnxruntime when installed, else OpenCV DNN).
+    Whole cards are read by the CNN ``card_cnn.onnx`` and corner indices by ``index_cnn.onnx`` when
+    the model folder has them (see ``cards_cnn``), otherwise by the perceptrons ``card.npz`` and
+    ``index.npz``. ``backend`` picks how the CNNs run (``auto``: onnxruntime when installed, else
+    OpenCV DNN).
     """
 
     def __init__(self, model_dir: str | Path | None = None, *, backend: str = "auto") -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
-        self.card_model = _load(self.model_dir / "card.npz", CARD_HEADS)
         self.backend = backend
+        cnn = self.model_dir / "card_cnn.onnx"
+        self.card_model: MLP | OnnxHeads = (_load_cnn(cnn, CARD_HEADS, backend) if cnn.is_file()
+                                            else _load(self.model_dir / "card.npz", CARD_HEADS))
         self._index_model: MLP | OnnxHeads | None = None
 
     @property
@@ -133,11 +137,7 @@ class CardReader:
         if self._index_model is None:
             cnn = self.model_dir / "index_cnn.onnx"
             if cnn.is_file():
-                model = OnnxHeads(cnn, backend=self.backend)
-                if model.heads != INDEX_HEADS:
-                    raise UserError(f"the card CNN {str(cnn)!r} was trained for other classes; "
-                                    "retrain it with scripts/train_cards_cnn.py")
-                self._index_model = model
+                self._index_model = _load_cnn(cnn, INDEX_HEADS, self.backend)
             else:
                 self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
         return self._index_model
@@ -146,8 +146,11 @@ class CardReader:
         """(52-label log-probabilities, chance of a back, chance of no card) for each quad (image pixels)."""
         if not quads:
             return []
-        feats = np.stack([card_descriptor(image, q) for q in quads])
-        rank_p, suit_p = self.card_model.predict(feats)
+        if isinstance(self.card_model, OnnxHeads):
+            crops = np.stack([rectify(image, q, CARD_CNN_CROP) for q in quads])
+            rank_p, suit_p = self.card_model.predict(preprocess(crops, CARD_CNN_CROP))
+        else:
+            rank_p, suit_p = self.card_model.predict(np.stack([card_descriptor(image, q) for q in quads]))
         return [(label_logp(r, s), float(r[-2]), float(r[-1])) for r, s in zip(rank_p, suit_p, strict=True)]
 
     def read_indices(self, image: U8, min_glyph: float = 7.0, min_p: float = 0.5,
@@ -186,6 +189,14 @@ def _vote(proposals: Sequence[IndexProposal], rank_p: F32, suit_p: F32, min_p: f
             continue
         kept.append(h)
     return kept
+
+
+def _load_cnn(path: Path, heads: tuple[tuple[str, ...], ...], backend: str) -> OnnxHeads:
+    model = OnnxHeads(path, backend=backend)
+    if model.heads != heads:
+        script = "train_cards_card_cnn.py" if heads == CARD_HEADS else "train_cards_cnn.py"
+        raise UserError(f"the card CNN {str(path)!r} was trained for other classes; retrain it with scripts/{script}")
+    return model
 
 
 def _load(path: Path, heads: tuple[tuple[str, ...], ...]) -> MLP:
