@@ -100,6 +100,15 @@ class VideoParams:
       on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
       when it is found again, and where a smear of it may be accepted).
+    * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
+      have its size read. Only size tells the striker from a white man, and a moving piece is
+      blurred by its own motion over the exposure: the light striker's faint blurred rim on a
+      light board shrinks it to a man's size, a man's smear stretches it. Moving faster than this,
+      a piece keeps the striker-or-man split of its memory (its colour, black, red or light, is
+      still read), and pieces are followed from frame to frame by colour and motion, never by
+      size; so the struck striker is not reborn as a white man that then "jumps" into a hole.
+      Higher trusts sizes read in motion (a misread striker); lower holds an early misreading
+      longer (a piece first seen in motion).
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
@@ -110,6 +119,7 @@ class VideoParams:
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
     lost_frames: int = 4
+    size_still: float = 0.5
     colour_cost: float = 4.0
     solid_after: int = 12
     clear_memory: float = 0.4
@@ -504,9 +514,10 @@ class VideoDetector:
             d = np.minimum(np.hypot(xy[:, :1] - (mx + mvx)[None, :], xy[:, 1:2] - (my + mvy)[None, :]),
                            np.hypot(xy[:, :1] - mx[None, :], xy[:, 1:2] - my[None, :]))
             r = np.array([c.r for c in circles])[:, None]
-            na = np.linalg.norm(sc, axis=1)[:, None]
-            nb = np.linalg.norm(ev, axis=1)[None, :]
-            unlike = np.where((na > 1e-6) & (nb > 1e-6), 1.0 - (sc @ ev.T) / np.maximum(na * nb, 1e-12), 0.5)
+            if self.table == "carrom":  # light, black, red: whether a light piece is a man or the
+                unlike = _unlike(_colours_only(sc), _colours_only(ev))  # striker is blurred in motion
+            else:
+                unlike = _unlike(sc, ev)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
             ii, jj = np.nonzero(d < gate * r * (1.0 + 2.0 * ages[None, :]))
             pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
@@ -538,8 +549,10 @@ class VideoDetector:
                 w = min(a, self.p.clear_memory) if clear else a
                 if circles[i].kind in SMEARED:
                     w = 1.0  # a smear's colours and size are the cloth's as much as the ball's
-                ev = w * m.evidence + (1.0 - w) * sc
                 gap = m.age + 1
+                if self.table == "carrom" and math.hypot(xy[i, 0] - m.x, xy[i, 1] - m.y) > self.p.size_still * m.r * gap:
+                    sc = _size_from_memory(sc, m.evidence)
+                ev = w * m.evidence + (1.0 - w) * sc
                 vx, vy = (xy[i, 0] - m.x) / gap, (xy[i, 1] - m.y) / gap
             else:
                 ev = sc.copy()
@@ -557,6 +570,30 @@ class VideoDetector:
                                    m.stripe_views, m.solid_views))
         self._memos = memos
         return out
+
+
+def _unlike(a: F64, b: F64) -> F64:
+    """1 - cosine similarity of every row of ``a`` with every row of ``b`` (0.5 when one is empty)."""
+    na = np.linalg.norm(a, axis=1)[:, None]
+    nb = np.linalg.norm(b, axis=1)[None, :]
+    return np.asarray(np.where((na > 1e-6) & (nb > 1e-6), 1.0 - (a @ b.T) / np.maximum(na * nb, 1e-12), 0.5))
+
+
+def _colours_only(scores: F64) -> F64:
+    """Carrom scores as colours only: [light (white man or striker), black, queen]."""
+    return np.stack([scores[:, 0] + scores[:, 3], scores[:, 1], scores[:, 2]], axis=1)
+
+
+def _size_from_memory(sc: F64, memory: F64) -> F64:
+    """Carrom scores ``[white, black, queen, striker]`` of a moving piece: its light share
+    (a white man or the striker) split as its memory splits it, since only size tells those two
+    apart and motion blur changes the size a frame shows (``VideoParams.size_still``)."""
+    light, known = float(sc[0] + sc[3]), float(memory[0] + memory[3])
+    if known <= 1e-6:
+        return sc
+    out = sc.copy()
+    out[0], out[3] = light * float(memory[0]) / known, light * float(memory[3]) / known
+    return out
 
 
 def _view_kind(c: BallColour) -> int:

@@ -167,3 +167,16 @@ def test_reset_forgets_the_table_and_bad_input_is_refused() -> None:
         det.detect(np.zeros((10, 10), np.uint8))
     with pytest.raises(UserError):
         VideoDetector("cards", scene.mapping)
+
+
+def test_a_moving_striker_read_at_a_mans_size_keeps_its_name() -> None:
+    """Only size tells the carrom striker from a white man, and motion blur shrinks a light
+    striker on a light board to a man's size: a moving piece that was the striker keeps its
+    memory's striker-or-man split while its colour is still read."""
+    from tableref.vision.video_detector import _size_from_memory
+
+    memory = np.array([0.1, 0.0, 0.0, 0.9])  # [white, black, queen, striker]
+    read = np.array([0.95, 0.05, 0.0, 0.0])  # a light piece of a man's size
+    out = _size_from_memory(read, memory)
+    assert int(np.argmax(out)) == 3 and abs(float(out[0] + out[3]) - 0.95) < 1e-9
+    assert _size_from_memory(np.array([0.0, 1.0, 0.0, 0.0]), memory)[1] == 1.0  # a black reading stays black
