@@ -173,6 +173,16 @@ class Tracker:
       Only a track seen ``lost_steady`` frames in a row before it was lost does so: a ball lost
       in its smear was in plain view until it was struck, while one flickering in and out of
       view is under an arm or a hand, and a detection beside it is as likely part of that arm.
+    * ``carry``: a track seen on the last frame rolling faster than ``jump_speed_mm_s`` takes,
+      before any other pairing, a detection within this fraction of its radius of where its
+      velocity puts it, whatever that detection's colour reads, as long as the label could be
+      its own smear (its own, a look-alike colour such as a white man, or a one-of-a-kind label
+      that no other live track holds). A fast piece smeared by its own motion measures smaller
+      and paler than it is (the carrom striker is read as a white man), and a piece it just hit
+      is never there: a hit piece leaves the contact point a full sum of radii ahead of where the
+      hitter would have gone. Larger keeps fast objects through worse velocity estimates; smaller
+      leaves more of them to the label-first passes, where a resting look-alike next to the
+      hitter's path takes its smear (a false move, then a false pot when the smear drops).
     * ``overlap``: an unmatched detection whose centre is nearer than this fraction of the summed
       radii to a detection already matched this frame is the same object seen twice, not a new
       one. Higher suppresses more doubles; lower lets two touching objects both be born.
@@ -192,7 +202,7 @@ class Tracker:
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
-                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0) -> None:
+                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -213,6 +223,7 @@ class Tracker:
         self.lost_steady = lost_steady
         self.jump_speed_mm_s = jump_speed_mm_s
         self.roll_speed_mm_s = roll_speed_mm_s
+        self.carry = carry
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -270,10 +281,12 @@ class Tracker:
         ``lost_jump_s`` (a ball struck hard, lost in its smear, whose smear is misread: a struck red
         seen as a white streak is the red, not a new ball). Label agreement comes first so that a
         resting ball never takes the detection of the ball that just hit it, however close they are."""
+        carried: list[tuple[float, int, int]] = []
         same: list[tuple[float, int, int]] = []
         jump: list[tuple[float, int, int]] = []
         other: list[tuple[float, int, int]] = []
         lost: list[tuple[float, int, int]] = []
+        held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -284,11 +297,15 @@ class Tracker:
             speed = math.hypot(s.vx, s.vy)
             fast = speed >= self.jump_speed_mm_s and s.status != TrackStatus.MISSING
             reach = 1.1 * self._fastest_near(s, dt) * dt + 2.0 * s.radius_mm if fast else self.max_jump_mm
+            carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
             for j, d in enumerate(dets):
                 if not self._compatible(s, d):
                     continue
                 assert d.x_mm is not None and d.y_mm is not None
-                dist = min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - s.x, d.y_mm - s.y))
+                ahead = math.hypot(d.x_mm - px, d.y_mm - py)
+                if carries and ahead <= self.carry * s.radius_mm and self._could_be(s, d, held):
+                    carried.append((ahead, i, j))  # its own smear, where its motion takes it
+                dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
@@ -306,9 +323,18 @@ class Tracker:
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (same, jump, other, lost):
+        for candidates in (carried, same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    @staticmethod
+    def _could_be(s: _State, d: Detection, held: dict[str, _State]) -> bool:
+        """Could ``d`` be ``s`` misread: its own label, a look-alike colour, or a one-of-a-kind
+        label no other live track holds (a label another track holds is that object)."""
+        if d.label == s.label or d.label in INDEXED_LABELS:
+            return True
+        other = held.get(d.label)
+        return other is None or other is s
 
     def _fastest_near(self, s: _State, dt: float) -> float:
         """The speed of ``s`` or of the fastest object that could reach it within ``dt``."""

@@ -100,6 +100,25 @@ def test_a_carrom_man_smeared_into_a_striker_lookalike_keeps_its_track() -> None
     assert out.by_id()["white-1"].x == 300 + 25 * 6
 
 
+def test_a_fast_striker_read_as_a_white_man_beside_a_struck_man_stays_the_striker() -> None:
+    """The striker rolling fast clips a resting white man and is read as a white man on that
+    frame (its blurred rim shrinks it). The reading where the striker's motion takes it is the
+    striker: the man, knocked 90 mm on, must not take it for being nearer its rest (40 mm), then
+    follow the striker into a hole (a false pot)."""
+    tracker = Tracker(CARROM)
+    for i in range(6):
+        tracker.update([det("white", "white", 500, 300), det("striker", "striker", 460, 600)], i / FPS, i)
+    for i in range(6, 14):
+        y = 600 - 60 * (i - 5)  # 1.8 m/s up the board, past the man at x 460
+        label = "white" if i == 10 else "striker"
+        man = (500, 300) if i < 10 else (560 + 30 * (i - 10), 230 - 30 * (i - 10))
+        out = tracker.update([det("white", "white", *man), det(label, label, 460, y)], i / FPS, i)
+        if i == 10:
+            assert abs(out.by_id()["striker"].y - y) < 1e-6  # at y 300: 40 mm from the man's rest
+    assert {tr.id for tr in out.tracks} == {"white-1", "striker"}
+    assert out.by_id()["white-1"].x == 560 + 30 * 3
+
+
 def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
     """The striker lifted by hand and set down far away: one striker, never 'striker-dup'."""
     tracker = Tracker(CARROM)
