@@ -85,7 +85,11 @@ def fresh_clips(seeds: list[int], folder: Path, games: list[str]) -> list[tuple[
         for name in scenario_names(game):
             for seed in seeds:
                 d = folder / f"{game}-{name}-s{seed}"
-                make_clip(game, name, seed, d)
+                try:
+                    make_clip(game, name, seed, d)
+                except RuntimeError as exc:  # the physics found no take showing the scenario for this seed
+                    print(f"  skipped {game}-{name}-s{seed}: {exc}", file=sys.stderr)
+                    continue
                 out.append((d / "video.mp4", d / "truth.json"))
     return out
 
