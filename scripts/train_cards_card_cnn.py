@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import pickle
 import sys
 import time
@@ -39,6 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cards_card_cnn_data import augment, view  # noqa: E402
+from cards_cnn_torch import build_net, export_onnx, fit  # noqa: E402
 
 from tableref.vision.cards_cnn import CARD_CNN_CROP, preprocess  # noqa: E402
 from tableref.vision.cards_read import CARD_HEADS  # noqa: E402
@@ -62,35 +62,6 @@ def target(it: dict[str, Any]) -> tuple[int, int]:
     if not it["face_up"]:
         return RANK_CLASSES.index("back"), -1
     return RANK_CLASSES.index(it["label"][:-1]), SUIT_CLASSES.index(it["label"][-1])
-
-
-def build_net(width: int = 16, fine: bool = False) -> Any:
-    """The network (see the module docstring); ``fine`` pools only after the second convolution,
-    so two layers see the crop's full resolution (the suit under a court card's rank is 2-3 pixels
-    at 720p, and one 3x3 layer before pooling sees little of its shape), at twice the cost."""
-    import torch
-    from torch import nn
-
-    def stage(cin: int, cout: int, pool: bool) -> list[nn.Module]:
-        layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-        if pool:
-            layers.append(nn.MaxPool2d(2))
-        return layers
-
-    class CardNet(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            w = width
-            self.features = nn.Sequential(*stage(3, w, not fine), *stage(w, 2 * w, fine), *stage(2 * w, 2 * w, True),
-                                          *stage(2 * w, 4 * w, True), *stage(4 * w, 6 * w, False))
-            cells = (CARD_CNN_CROP[0] // 8) * (CARD_CNN_CROP[1] // 8)
-            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.25), nn.Linear(6 * w * cells, 128), nn.ReLU(inplace=True),
-                                      nn.Dropout(0.2), nn.Linear(128, len(RANK_CLASSES) + len(SUIT_CLASSES)))
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            return self.head(self.features(x))
-
-    return CardNet()
 
 
 def logits(net: Any, x: np.ndarray) -> np.ndarray:
@@ -130,63 +101,33 @@ def clean_views(items: Sequence[dict[str, Any]]) -> np.ndarray:
 def train(items: list[dict[str, Any]], val: list[dict[str, Any]], epochs: int, seed: int, strength: float,
           time_box_s: float | None, court_weight: float = 2.0, fine: bool = False) -> tuple[Any, list[dict[str, Any]]]:
     import torch
-    from torch import nn
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     tg = np.array([target(it) for it in items], np.int64)
-    ranks, suits = tg[:, 0], tg[:, 1]
     # black court cards are the hard ones (the suit is only in a few pixels): seen more often
     weight = np.array([court_weight if it["label"] in COURT_BLACK and it["face_up"] else 1.0 for it in items])
     per_epoch = int(round(weight.sum()))
-    net = build_net(fine=fine)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    batch = 128
-    steps = epochs * ((per_epoch + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
-    rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
-    suit_loss = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
-    nr = len(RANK_CLASSES)
+    # the whole card's crop is larger than an index's: a little more dropout before the hidden layer
+    net = build_net(CARD_CNN_CROP, len(RANK_CLASSES) + len(SUIT_CLASSES), fine=fine, dropout=0.25)
     xv = clean_views(val) if val else None
-    history: list[dict[str, Any]] = []
-    started = time.time()
-    for epoch in range(epochs):
-        net.train()
-        order = rng.choice(len(items), per_epoch, replace=True, p=weight / weight.sum())
-        total = 0.0
-        for b in range(0, len(order), batch):
-            idx = order[b:b + batch]
-            x = torch.from_numpy(preprocess(np.stack([augment(items[i]["patch"], items[i]["quad"], rng, strength)
-                                                      for i in idx]), CARD_CNN_CROP))
-            z = net(x)
-            loss = rank_loss(z[:, :nr], torch.from_numpy(ranks[idx])) + suit_loss(z[:, nr:], torch.from_numpy(suits[idx]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        row: dict[str, Any] = {"epoch": epoch + 1, "loss": round(total / len(order), 4), "s": round(time.time() - started)}
-        if xv is not None:
-            row["validation"] = report(logits(net, xv), val)
-        history.append(row)
-        print(json.dumps(row), flush=True)
-        if time_box_s is not None and time.time() - started > time_box_s:
-            print(f"time box reached after epoch {epoch + 1}", flush=True)
-            break
-    net.eval()
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        return rng.choice(len(items), per_epoch, replace=True, p=weight / weight.sum())
+
+    def views(idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return preprocess(np.stack([augment(items[i]["patch"], items[i]["quad"], rng, strength) for i in idx]),
+                          CARD_CNN_CROP)
+
+    validate = None if xv is None else (lambda net: report(logits(net, xv), val))
+    history = fit(net, tg[:, 0], tg[:, 1], len(RANK_CLASSES), per_epoch, epochs, rng, draw, views, validate, time_box_s)
     return net, history
 
 
 def export(net: Any, out: Path, info: dict[str, Any]) -> None:
-    import torch
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, CARD_CNN_CROP[1], CARD_CNN_CROP[0])
-    torch.onnx.export(net, (x,), str(out), input_names=["card"], output_names=["logits"],
-                      dynamic_axes={"card": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    meta = {"heads": [list(RANK_CLASSES), list(SUIT_CLASSES)], "input": [3, CARD_CNN_CROP[1], CARD_CNN_CROP[0]],
-            "preprocess": "vision/cards_features.py rectify to 40 x 56, then vision/cards_cnn.py preprocess", **info}
-    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
+    export_onnx(net, out, CARD_CNN_CROP, "card", {
+        "heads": [list(RANK_CLASSES), list(SUIT_CLASSES)],
+        "preprocess": "vision/cards_features.py rectify to 40 x 56, then vision/cards_cnn.py preprocess", **info})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

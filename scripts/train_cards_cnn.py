@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import sys
 import time
 from collections.abc import Sequence
@@ -36,6 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from cards_cnn_data import augment, centre, collect  # noqa: E402
+from cards_cnn_torch import build_net, export_onnx, fit  # noqa: E402
 
 from tableref.vision.cards_cnn import CNN_CROP, OnnxHeads, preprocess  # noqa: E402
 from tableref.vision.cards_model import MLP  # noqa: E402
@@ -49,33 +49,6 @@ def _val_group(stem: str) -> bool:
     from tableref.vision.cards_data import capture_group
 
     return sum(capture_group(stem).encode()) % 7 == 0
-
-
-def build_net(width: int = 16) -> Any:
-    import torch
-    from torch import nn
-
-    def stage(cin: int, cout: int, pool: bool) -> list[nn.Module]:
-        layers: list[nn.Module] = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-        if pool:
-            layers.append(nn.MaxPool2d(2))
-        return layers
-
-    class IndexNet(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            w = width
-            self.features = nn.Sequential(*stage(3, w, True), *stage(w, 2 * w, False), *stage(2 * w, 2 * w, True),
-                                          *stage(2 * w, 4 * w, True), *stage(4 * w, 6 * w, False))
-            cells = (CNN_CROP[0] // 8) * (CNN_CROP[1] // 8)
-            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(6 * w * cells, 128), nn.ReLU(inplace=True),
-                                      nn.Dropout(0.2), nn.Linear(128, len(RANK_CLASSES) + len(SUIT_CLASSES)))
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            # flattened, not pooled: where a stroke lies (rank above suit, or the index upside down) matters
-            return self.head(self.features(x))
-
-    return IndexNet()
 
 
 def encode(labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -110,7 +83,6 @@ def evaluate(net: Any, crops: np.ndarray, labels: Sequence[str]) -> dict[str, An
 def train(data: dict[str, Any], epochs: int, seed: int, val: dict[str, Any] | None, log: bool = True,
           time_box_s: float | None = None, strength: float = 1.0) -> tuple[Any, list[dict[str, Any]]]:
     import torch
-    from torch import nn
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -118,57 +90,28 @@ def train(data: dict[str, Any], epochs: int, seed: int, val: dict[str, Any] | No
     ranks, suits = encode(labels)
     pos = np.flatnonzero(ranks != RANK_CLASSES.index("none"))
     neg = np.flatnonzero(ranks == RANK_CLASSES.index("none"))
-    net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    batch = 128
-    # an epoch: every positive twice (two different spoilt views), as many negatives as positives
-    per_epoch = 2 * len(pos) + min(len(neg), 2 * len(pos))
-    steps = epochs * ((per_epoch + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
-    rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
-    suit_loss = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
-    nr = len(RANK_CLASSES)
-    history: list[dict[str, Any]] = []
-    started = time.time()
-    for epoch in range(epochs):
-        net.train()
+    net = build_net(CNN_CROP, len(RANK_CLASSES) + len(SUIT_CLASSES))
+
+    def draw(rng: np.random.Generator) -> np.ndarray:
+        # an epoch: every positive twice (two different spoilt views), as many negatives as positives
         order = np.concatenate([pos, pos, rng.choice(neg, min(len(neg), 2 * len(pos)), replace=False)])
         rng.shuffle(order)
-        total = 0.0
-        for b in range(0, len(order), batch):
-            idx = order[b:b + batch]
-            x = torch.from_numpy(preprocess(np.stack([augment(crops[i], rng, strength) for i in idx])))
-            z = net(x)
-            loss = rank_loss(z[:, :nr], torch.from_numpy(ranks[idx])) + suit_loss(z[:, nr:], torch.from_numpy(suits[idx]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        row: dict[str, Any] = {"epoch": epoch + 1, "loss": round(total / len(order), 4), "s": round(time.time() - started)}
-        if val is not None:
-            row["validation"] = evaluate(net, val["crops"], list(val["labels"]))
-        history.append(row)
-        if log:
-            print(json.dumps(row), flush=True)
-        if time_box_s is not None and time.time() - started > time_box_s:
-            print(f"time box reached after epoch {epoch + 1}", flush=True)
-            break
-    net.eval()
+        return order
+
+    def views(idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return preprocess(np.stack([augment(crops[i], rng, strength) for i in idx]))
+
+    validate = None if val is None else (lambda net: evaluate(net, val["crops"], list(val["labels"])))
+    history = fit(net, ranks, suits, len(RANK_CLASSES), 2 * len(pos) + min(len(neg), 2 * len(pos)), epochs, rng,
+                  draw, views, validate, time_box_s, log=log)
     return net, history
 
 
 def export(net: Any, out: Path, info: dict[str, Any]) -> None:
-    import torch
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    x = torch.zeros(1, 3, CNN_CROP[1], CNN_CROP[0])
-    torch.onnx.export(net, (x,), str(out), input_names=["crop"], output_names=["logits"],
-                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    meta = {"heads": [list(RANK_CLASSES), list(SUIT_CLASSES)], "input": [3, CNN_CROP[1], CNN_CROP[0]],
-            "preprocess": "vision/cards_cnn.py preprocess: BGR / per-channel 95th percentile, clipped to 1.25, minus 0.6",
-            **info}
-    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n", "utf-8")
+    export_onnx(net, out, CNN_CROP, "crop", {
+        "heads": [list(RANK_CLASSES), list(SUIT_CLASSES)],
+        "preprocess": "vision/cards_cnn.py preprocess: BGR / per-channel 95th percentile, clipped to 1.25, minus 0.6",
+        **info})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
