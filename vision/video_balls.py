@@ -248,16 +248,22 @@ class ObjectFinder:
                 if c is not None:
                     singles.append(c)
                 continue
-            blur = self._blurred(own, x0, y0, pc, peak, r)
+            blur = self._blurred(own, x0, y0, pc, peak, r, taper=False)
+            tapered = blur is None and (blur := self._blurred(own, x0, y0, pc, peak, r)) is not None
             if blur is not None:
                 # two balls touching make the same capsule as one smeared ball: their outlines
-                # give two clear circles, a smear gives none
+                # give two clear circles, a smear gives none (and a tapered smear not even one: a
+                # ball at rest with the cue tip against it is tapered too)
                 pair = [c for c in self._hough(image, own, x0, y0, r) if c[2] >= p.faint_votes]
-                if len(pair) < 2:
+                if len(pair) < (1 if tapered else 2):
                     singles.append(blur)
                     continue
-                crowd.extend(pair)
-                continue
+                if len(pair) >= 2:
+                    crowd.extend(pair)
+                    continue
+            crowd.extend(self._hough(image, own, x0, y0, r))
+            crowded.append((pc, r))
+            continue
             crowd.extend(self._hough(image, own, x0, y0, r))
             crowded.append((pc, r))
         support = mask if changed is None else changed
@@ -319,7 +325,7 @@ class ObjectFinder:
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])
                 part = lab[by:by + bh, bx:bx + bw] == i
                 sub = Piece(i, (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), a, 0.0, 0.0)
-                smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
+                smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6, taper=False)
                 if smear is not None:
                     out.append(replace(smear, kind="streak"))
         return out
@@ -339,8 +345,9 @@ class ObjectFinder:
         return Circle(cx, cy, r, width, 1.0, 0.0, "single", size)
 
     def _blurred(self, own: NDArray[np.bool_], x0: int, y0: int, pc: Piece, peak: float, r: float,
-                 area_slack: float = 0.75) -> Circle | None:
-        """A capsule as wide as a ball and at most ``max_blur`` radii long: one moving ball."""
+                 area_slack: float = 0.75, taper: bool = True) -> Circle | None:
+        """A capsule as wide as a ball and at most ``max_blur`` radii long: one moving ball
+        (``taper``: or the tapered outline of one, see below)."""
         p = self.p
         big = max(p.sizes)
         if peak > p.max_width * r * big:
@@ -362,7 +369,12 @@ class ObjectFinder:
         if length > p.max_blur * r or major > (p.max_blur + 1.0) * r:
             return None
         expected = math.pi * rs * rs + 2 * rs * length
-        if not (area_slack * expected <= pc.area <= 1.3 * expected):
+        # The ends of a smear are covered for only part of the exposure, so a fast piece of the
+        # board's own shade (a light striker on a light board) keeps only its middle in the
+        # foreground: its outline tapers to the ellipse of the same moments, whose area the
+        # capsule's overestimates by a third. Either outline is a moving ball.
+        tapered = math.pi * major * minor if taper else expected
+        if not (min(area_slack * expected, 0.9 * tapered) <= pc.area <= 1.3 * expected):
             return None
         cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
         if not self._may_centre(cx, cy):

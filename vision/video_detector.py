@@ -202,11 +202,14 @@ class VideoDetector:
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
+        _, labels = cv2.connectedComponents(fg, connectivity=8)
+        held: set[int] = set()
         if self._prints is not None:
             occupied = [pr.name for pr in self._prints.survey(work, cloth, found)]
         objects = np.zeros(work.shape[:2], np.uint8)
         cores = np.zeros(work.shape[:2], np.uint8)
         guess = np.zeros(work.shape[:2], np.uint8)  # objects and their shadows
+        near = np.zeros(work.shape[:2], np.uint8)  # within a ball of an object
         for c in found:
             under = [sd for sd in view.statics
                      if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
@@ -217,6 +220,25 @@ class VideoDetector:
             cv2.circle(objects, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
             cv2.circle(cores, (int(round(c.x)), int(round(c.y))), int(round(c.r * c.size)), 255, -1)
             cv2.circle(guess, (int(round(c.x)), int(round(c.y))), int(round(2.5 * c.r * c.size)), 255, -1)
+            cv2.circle(near, (int(round(c.x)), int(round(c.y))), int(round(3.2 * c.r * c.size)), 255, -1)
+            held.add(int(labels[min(labels.shape[0] - 1, max(0, int(round(c.y)))),
+                                min(labels.shape[1] - 1, max(0, int(round(c.x))))]))
+        # A piece that holds objects is objects all through, next to them: a ball of the cloth's
+        # own colour in a rack (its stripe's white joins it to its neighbours, its colour gives the
+        # Hough transform too little) would otherwise be learned as cloth and stay unseen until it
+        # moves. Only the piece's ball-wide parts within a ball of a found one count: thin printed
+        # lines joined to a piece are the board's, and fixed features stay in the background.
+        held.discard(0)
+        if held:
+            whole: U8 = (np.isin(labels, sorted(held)) * 255).astype(np.uint8)
+            k = max(3, int(2 * round(0.6 * r_med) + 1))
+            whole = np.asarray(cv2.morphologyEx(whole, cv2.MORPH_OPEN,
+                                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))), dtype=np.uint8)
+            whole = np.asarray(cv2.bitwise_and(whole, near), dtype=np.uint8)
+            for sd in view.statics:
+                cv2.circle(whole, (int(round(sd.x)), int(round(sd.y))), int(math.ceil(sd.radius + 1.0)), 0, -1)
+            objects = np.asarray(cv2.bitwise_or(objects, whole), dtype=np.uint8)
+            guess = np.asarray(cv2.bitwise_or(guess, whole), dtype=np.uint8)
         self.background = Background(work, cloth, objects, self.p.foreground, guess)
         if self._prints is not None:
             self._prints.paint(work, cloth, self.background.image, occupied, cores)
@@ -264,8 +286,7 @@ class VideoDetector:
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
         circles = finder.find(fg, image, changed)
-        if bg.unverified.any():
-            circles = self._drop_ghosts(work, circles, bg)
+        circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
         circles += self._lost_streaks(finder.streaks, circles)
@@ -301,12 +322,17 @@ class VideoDetector:
     def _drop_ghosts(self, work: U8, circles: list[Circle], bg: Background) -> list[Circle]:
         """Objects of the first frame leave *ghosts* when they move: the cloth they covered was
         painted with an estimate that is never exact. A disc found where the first frame was
-        painted over, and as flat as bare cloth there, is such a ghost: it is learned at once."""
+        painted over, and as flat as bare cloth there, is such a ghost: it is learned at once.
+
+        The background can also have learned something that is no object (a hand that rested
+        on the board a moment, in its own shadow): a still disc found anywhere that is as flat
+        as bare cloth is no ball either (a real ball or piece shows its rim's shading and its
+        highlight, never a flat patch of cloth), and the cloth there is learned at once."""
         keep: list[Circle] = []
         h, w = work.shape[:2]
         for c in circles:
             xi, yi = int(round(c.x)), int(round(c.y))
-            if not (0 <= xi < w and 0 <= yi < h) or not bg.unverified[yi, xi]:
+            if not (0 <= xi < w and 0 <= yi < h) or c.kind not in ("single", "crowd"):
                 keep.append(c)
                 continue
             n = int(math.ceil(0.8 * c.r))
@@ -318,7 +344,11 @@ class VideoDetector:
             if abs(float(k.mean()) - 1.0) < 0.15 and float(k.std()) < 0.08 and float(tint.mean()) < 0.1:
                 mask = np.zeros(work.shape[:2], np.uint8)
                 cv2.circle(mask, (xi, yi), int(round(1.5 * c.r)), 255, -1)
-                bg.reveal(work, mask)
+                if bg.unverified[yi, xi]:
+                    bg.reveal(work, mask)
+                else:  # only what looks like bare cloth itself (a neighbour may touch the disc)
+                    bg.absorb(work, cv2.bitwise_and(cv2.bitwise_and(mask, cv2.bitwise_not(bg.unverified)),
+                                                    _bare(work, bg.cloth)))
                 continue
             keep.append(c)
         return keep
@@ -467,8 +497,10 @@ class VideoDetector:
         h, w = bg.image.shape[:2]
         cloth_v = [float(bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))].max())
                    for c in circles]
+        cloth_y = [float(np.dot(bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))],
+                                (0.114, 0.587, 0.299))) for c in circles]
         colours = ball_colours(image, [(float(x), float(y), c.r / view.scale) for (x, y), c in zip(pts, circles, strict=True)],
-                               cloth_v)
+                               cloth_v, cloth_luma=cloth_y if self.table == "pool" else None)
         if self.table == "pool":
             wr = white_reference(colours)
             scores = [pool_scores(c, wr) for c in colours]
@@ -531,6 +563,7 @@ class VideoDetector:
             used_i.add(i)
             used_j.add(j)
             match[i] = j
+        match = _exchange(match, {(i, j): c for c, i, j in pairs})
         memos: list[_Memo] = []
         out: list[F64] = []
         a = dict(self.p.memory).get(self.table, 0.5)
@@ -570,6 +603,40 @@ class VideoDetector:
                                    m.stripe_views, m.solid_views))
         self._memos = memos
         return out
+
+
+def _bare(work: U8, cloth: F32) -> U8:
+    """0/255: pixels that look like the bare cloth estimate (brightness within 15 %, no tint)."""
+    now = work.astype(np.float32)
+    k = (now.sum(axis=2) + 3.0) / (cloth.sum(axis=2) + 3.0)
+    tint = np.abs(now - cloth * k[..., None]).sum(axis=2) / (now.sum(axis=2) + 30.0)
+    return ((np.abs(k - 1.0) < 0.15) & (tint < 0.1)).astype(np.uint8) * 255
+
+
+def _exchange(match: dict[int, int], cost: dict[tuple[int, int], float]) -> dict[int, int]:
+    """Greedy pairs improved by exchanges: two objects trade memories when that costs less in all.
+
+    Nearest-first pairing fails where a piece is struck: the struck piece, resting, is nearer to
+    the hitter's next place than to its own, while the hitter (lost a frame in their contact) is
+    predicted a little farther off. Taking the pairs that are cheapest together keeps each name
+    on its own path. ``cost`` holds only pairs within the gate; an exchange must stay within it.
+    """
+    out = dict(match)
+    for _ in range(3):
+        changed = False
+        items = sorted(out.items())
+        for a in range(len(items)):
+            for b in range(a + 1, len(items)):
+                (i, j), (k, m) = items[a], items[b]
+                if out.get(i) != j or out.get(k) != m or (i, m) not in cost or (k, j) not in cost:
+                    continue
+                if cost[(i, m)] + cost[(k, j)] < cost[(i, j)] + cost[(k, m)] - 1e-9:
+                    out[i], out[k] = m, j
+                    items[a], items[b] = (i, m), (k, j)
+                    changed = True
+        if not changed:
+            break
+    return out
 
 
 def _unlike(a: F64, b: F64) -> F64:

@@ -66,10 +66,15 @@ def _disc(radius: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
 
 
 def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth_v: Sequence[float],
-                 inner: float = 0.9) -> list[BallColour]:
+                 inner: float = 0.9, cloth_luma: Sequence[float] | None = None) -> list[BallColour]:
     """Colour evidence for discs ``(x, y, radius)`` in full-resolution pixels of ``image``.
 
     ``cloth_v``: the bare cloth's HSV value (0-255) under each disc, the brightness reference.
+    ``cloth_luma``: the bare cloth's luminance (0-255) under each disc, when known: what an
+    unsaturated pixel must outshine to count as white. A saturated cloth's value is its
+    strongest channel alone (a blue cloth's blue), far brighter than its luminance, while the
+    white of a ball's far side, turned from the lamp, is grey; against the value it would count
+    as nothing, and a stripe whose white caps lie on its shaded sides would read as a solid.
     All discs are read in one pass (one gather, one colour conversion, per-disc sums).
     """
     if not centres:
@@ -86,7 +91,11 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     ref = np.repeat(np.maximum(20.0, np.asarray(cloth_v, dtype=np.float32)), counts)
-    white = (ss < 75) & (vv > 1.05 * ref)
+    ref_w = ref if cloth_luma is None else \
+        np.repeat(np.maximum(20.0, np.minimum(np.asarray(cloth_luma, dtype=np.float32),
+                                              np.asarray(cloth_v, dtype=np.float32))), counts)
+    white = (ss < 75) & (vv > 1.05 * ref_w)
+    lit = white & (vv > 1.05 * ref)  # white in the light: the brightness reference of white
     # a saturated pixel keeps its hue even in shade (a maroon band on a shaded rim)
     sat = (ss >= 90) & ~white & ((vv >= 0.55 * ref) | ((ss >= 150) & (vv >= 0.25 * ref)))
     dark = (vv < 0.55 * ref) & ~sat
@@ -98,7 +107,7 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     n_w, n_d, n_s, v_sum = per(white), per(dark), per(sat), per(vv)
     wx, wy = per(np.where(white, dx, 0)), per(np.where(white, dy, 0))
     wxx, wyy = per(np.where(white, dx * dx, 0)), per(np.where(white, dy * dy, 0))
-    wv = per(np.where(white, vv, 0))
+    wv, n_lit, wv_lit = per(np.where(white, vv, 0)), per(lit), per(np.where(lit, vv, 0))
     sc, sn, sv = per(np.where(sat, np.cos(ang), 0)), per(np.where(sat, np.sin(ang), 0)), per(np.where(sat, vv, 0))
     out: list[BallColour] = []
     for i, ((_, _, r), cv) in enumerate(zip(centres, cloth_v, strict=True)):
@@ -107,7 +116,7 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
         if n_w[i] >= 3:
             mx, my = wx[i] / n_w[i], wy[i] / n_w[i]
             spread_w = float((wxx[i] / n_w[i] - mx * mx) + (wyy[i] / n_w[i] - my * my)) / max(1.0, r * r)
-            white_v = float(wv[i] / n_w[i]) / rf
+            white_v = float((wv_lit[i] / n_lit[i]) if n_lit[i] >= 3 else (wv[i] / n_w[i])) / rf
         else:
             spread_w, white_v = 0.0, 0.0
         if n_s[i] >= 3:

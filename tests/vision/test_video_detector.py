@@ -180,3 +180,54 @@ def test_a_moving_striker_read_at_a_mans_size_keeps_its_name() -> None:
     out = _size_from_memory(read, memory)
     assert int(np.argmax(out)) == 3 and abs(float(out[0] + out[3]) - 0.95) < 1e-9
     assert _size_from_memory(np.array([0.0, 1.0, 0.0, 0.0]), memory)[1] == 1.0  # a black reading stays black
+
+
+def test_a_struck_piece_and_its_hitter_keep_their_own_memories() -> None:
+    """Nearest first, the struck piece's memory (at rest, nearer the hitter's next place) would
+    take the hitter's reading; exchanging the pair is cheaper in all, so each keeps its path."""
+    from tableref.vision.video_detector import _exchange
+
+    # readings 0 (the struck man, moved off) and 1 (the hitter); memories 0 (the man) and 1 (the
+    # hitter, lost a frame in the contact): greedy paired man->1 (cost 2.6) first
+    cost = {(0, 0): 3.5, (1, 0): 2.6, (1, 1): 2.0 + 1.0, (0, 1): 4.0 + 1.0}
+    assert _exchange({1: 0, 0: 1}, cost) == {0: 0, 1: 1}
+    assert _exchange({0: 0, 1: 1}, cost) == {0: 0, 1: 1}  # already the cheapest: kept
+    assert _exchange({1: 0, 0: 1}, {(1, 0): 2.6, (0, 1): 5.0}) == {1: 0, 0: 1}  # no exchange outside the gate
+
+
+def test_a_stripes_white_on_its_shaded_side_counts_on_a_saturated_cloth() -> None:
+    """A green-banded stripe on a blue cloth whose white caps lie in shade (grey, dimmer than the
+    blue cloth's strongest channel): measured against the cloth's luminance they are white."""
+    from tableref.vision.video_identity import ball_colours
+
+    img = np.zeros((40, 40, 3), np.uint8)
+    img[:] = (160, 60, 10)  # blue cloth (BGR): value 160, luminance about 56
+    yy, xx = np.mgrid[0:40, 0:40]
+    disc = (xx - 20) ** 2 + (yy - 20) ** 2 <= 100
+    img[disc] = (95, 100, 98)  # the white caps, in shade
+    img[disc & (np.abs(xx - 20) <= 4)] = (40, 160, 30)  # the green band across the middle
+    cloth_v, cloth_y = [160.0], [0.114 * 160 + 0.587 * 60 + 0.299 * 10]
+    by_value = ball_colours(img, [(20.0, 20.0, 10.0)], cloth_v)[0]
+    by_luma = ball_colours(img, [(20.0, 20.0, 10.0)], cloth_v, cloth_luma=cloth_y)[0]
+    assert by_value.white < 0.05
+    assert by_luma.white > 0.3 and by_luma.white_spread > 0.18
+
+
+def test_a_tapered_smear_is_one_moving_piece() -> None:
+    """A light striker smeared over a light board keeps only the middle of its smear in the
+    foreground: an ellipse, a third smaller than the capsule its moments give. It is still one
+    moving piece (of the striker's size), not nothing."""
+    import cv2
+
+    from tableref.vision.video_balls import CircleParams, ObjectFinder
+
+    r = 4.0
+    h, w = 60, 80
+    finder = ObjectFinder(np.full((h, w), r, np.float32), np.full((h, w), 255, np.uint8), 1.0, (0, 0, w, h),
+                          CircleParams(sizes=(1.0, 1.33)))
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(mask, (40, 30), (int(2.6 * r), int(1.35 * r)), 30.0, 0.0, 360.0, 255, -1)
+    image = np.full((h, w, 3), 200, np.uint8)  # no outline: a smear shows no circle
+    found = finder.find(mask, image)
+    assert [(c.kind, round(c.size, 2)) for c in found] == [("blur", 1.33)]
+    assert abs(found[0].x - 40) < 1.0 and abs(found[0].y - 30) < 1.0
