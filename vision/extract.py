@@ -75,6 +75,10 @@ class EventExtractor:
         self._knocked: dict[str, tuple[float, float, float, float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         self._cushions: tuple[Cushion, ...] = spec.cushions
+        #: a start among a cluster waiting for the next frame (``crowd_gap_mm``): the movers'
+        #: rests and distances from them then, the knocked-off state before it, that frame's events
+        self._pending: tuple[dict[str, tuple[float, float, float]], dict[str, tuple[float, float, float, float, float, float]],
+                             list[TableEvent]] | None = None
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -98,6 +102,8 @@ class EventExtractor:
         for gone in set(self._hist) - {tr.id for tr in visible}:
             del self._hist[gone]
         self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
+        if self._pending is not None:
+            events += self._settle_pending(visible)
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
             if not self.in_shot:
@@ -133,6 +139,10 @@ class EventExtractor:
             del self._rested[gone]
         self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
+        if self._pending is not None and not self._pending[2]:
+            held = [e for e in events if e.type in _SHOT_TYPES]
+            self._pending = (self._pending[0], self._pending[1], held or [])
+            events = [e for e in events if e.type not in _SHOT_TYPES]
         # A one-of-a-kind object (a pool number, the red, the queen) is named by its label: the
         # tracker calls a second track of a label that another still holds "ball-0-dup6" (the real
         # cue ball, when a cue tip took its track at the strike), but no referee knows that ball.
@@ -161,9 +171,43 @@ class EventExtractor:
         self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
         self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
         start_frame = frame - 1 if frame > 0 else frame
+        crowded = [tr for tr in movers if self._in_crowd(tr, visible)]
+        if crowded and len(crowded) == len(movers):
+            self._pending = ({tr.id: (*self._rest_of(tr), math.hypot(tr.x - self._rest_of(tr)[0],
+                                                                     tr.y - self._rest_of(tr)[1])) for tr in movers},
+                             dict(self._knocked), [])
         return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
+
+    def _in_crowd(self, tr: Track, visible: list[Track]) -> bool:
+        """Did ``tr`` rest within ``crowd_gap_mm`` of another object (see ``crowd_gap_mm``)?"""
+        rx, ry = self._rest_of(tr)
+        for o in visible:
+            if o.id == tr.id:
+                continue
+            ox, oy = self._rest_of(o)
+            if math.hypot(rx - ox, ry - oy) <= tr.radius_mm + o.radius_mm + self.p.crowd_gap_mm:
+                return True
+        return False
+
+    def _settle_pending(self, visible: list[Track]) -> list[TableEvent]:
+        """The frame after a start among a cluster: a mover that went on moving away from its rest
+        confirms the shot (its events, held back a frame, are reported now); otherwise the cluster
+        was only read afresh, and the shot never started."""
+        assert self._pending is not None
+        movers, knocked, held = self._pending
+        self._pending = None
+        by_id = {tr.id: tr for tr in visible}
+        for tid, (rx, ry, then) in movers.items():
+            tr = by_id.get(tid)
+            if tr is not None and tr.status == TrackStatus.VISIBLE \
+                    and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm:
+                return held
+        self.in_shot = False
+        self._shot = _ShotState()
+        self._knocked = knocked
+        return []
 
     def _seen_share(self, tr: Track, frame: int) -> float:
         """Of the frames of the ``struck_still_s`` before this one, the share ``tr`` was seen on."""
@@ -547,6 +591,10 @@ class EventExtractor:
         frames = sorted(self._frame_t)[-2:]
         return max(1e-3, self._frame_t[frames[1]] - self._frame_t[frames[0]])
 
+
+#: Events of a shot in play (held back with a start that waits for confirmation).
+_SHOT_TYPES = (EventType.SHOT_START, EventType.CONTACT, EventType.CUSHION, EventType.BAULK_ENTRY,
+               EventType.BASELINE_CROSS)
 
 _ORDER = {EventType.SHOT_START: 0, EventType.CONTACT: 1, EventType.CUSHION: 2, EventType.POT: 3, EventType.AT_REST: 8}
 

@@ -37,6 +37,15 @@ class ExtractorParams:
       this from it, starts moving away from it was struck and hit that ball within the frame (see
       :mod:`~tableref.vision.extract_strike`). Longer credits harder shots across more of the
       table; shorter keeps a ball hidden by a hand at that moment from taking the shot.
+    * ``crowd_gap_mm``: a mover that rested within this gap of another object (a ball in a rack
+      or a cluster) starts a shot only once the next frame confirms it: it is then farther
+      from its rest, by more than ``still_mm``, than it was on the frame it seemed to start (the
+      shot and that frame's events are then reported one frame late, with their own times).
+      The detector reads the circles of touching balls from their shared outline, and a small
+      change in that outline (the background learning, a shadow) shifts several of them at
+      once by a fraction of a radius: a re-reading that jumps once and stays, where a struck
+      ball keeps going. Larger defers more starts by a frame; smaller lets more re-readings of
+      a cluster start false shots (and the true one that follows is then missed).
     * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
       appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
@@ -84,6 +93,7 @@ class ExtractorParams:
     hidden_strike_s: float = 0.2
     smear_strike_s: float = 0.05
     struck_seen: float = 0.6
+    crowd_gap_mm: float = 30.0
     warmup_s: float = 0.5
     lost_strike_mm: float = 600.0
     contact_tol_mm: float = 6.0

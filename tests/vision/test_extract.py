@@ -122,3 +122,40 @@ def test_an_object_set_down_is_dated_to_its_first_sighting() -> None:
     frames = [list(men) for _ in range(30)] + [[*men, ("striker", 370.0, 622.0)] for _ in range(10)]
     placed = [e for e in _carrom_run(frames) if e.type is EventType.PLACED]
     assert [(e.objects, e.frame) for e in placed] == [(("striker",), 30)]
+
+
+def _pool_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    """Detections (label, x, y) per frame through the tracker and the extractor on a pool table."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("pool")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    for i, dets in enumerate(frames):
+        ds = [Detection(label=lab, group="solid", x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y)
+              for lab, x, y in dets]
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return found
+
+
+RACK = [("ball-1", 1900.0, 635.0), ("ball-2", 1950.0, 606.0), ("ball-3", 1950.0, 664.0)]
+
+
+def test_a_cluster_read_afresh_starts_no_shot() -> None:
+    """Two balls of a rack read 15 mm off at once, and staying there, were not struck."""
+    frames = [[("ball-0", 500.0, 640.0), *RACK] for _ in range(40)]
+    shifted = [("ball-0", 500.0, 640.0), RACK[0], ("ball-2", 1955.0, 620.0), ("ball-3", 1950.0, 650.0)]
+    frames += [list(shifted) for _ in range(30)]
+    found = _pool_run(frames)
+    assert [e for e in found if e.type in (EventType.SHOT_START, EventType.CONTACT)] == []
+
+
+def test_a_ball_struck_out_of_a_cluster_starts_its_shot_a_frame_late() -> None:
+    """A ball touching the rack, struck away, keeps going: the shot starts, dated to its first
+    frame, and the contact it makes on the way is kept."""
+    frames = [[("ball-0", 500.0, 640.0), *RACK, ("ball-4", 1843.0, 635.0)] for _ in range(40)]
+    for k in range(1, 12):
+        frames.append([("ball-0", 500.0, 640.0), *RACK, ("ball-4", 1843.0 - 60.0 * k, 635.0)])
+    starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-4",)]
+    assert starts[0].frame is not None and abs(starts[0].frame - 39) <= 1
