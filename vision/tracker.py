@@ -192,6 +192,12 @@ class Tracker:
       hole counts as potted only within this distance of where it was last seen (a ball rolling
       in under a cue); farther, the prediction is a guess, and the referee must not be told of a
       pot no one saw near its hole. Coasting stops at the cushions.
+    * ``struck_path_s``: a track lost while at rest and seen again within this long, more than
+      two radii away, was struck from its rest (a man flicked off by the striker, lost in its
+      smear at once): its path from the rest to the new sighting is straight, so that velocity
+      counts as a steady roll (``_hole_on_path`` may follow it into a hole if it is lost again
+      before it is seen twice). Longer trusts the line over longer gaps (a hand could have
+      carried the piece there); shorter asks for a second sighting sooner.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -202,7 +208,8 @@ class Tracker:
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
-                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8) -> None:
+                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8,
+                 struck_path_s: float = 0.25) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -224,6 +231,7 @@ class Tracker:
         self.jump_speed_mm_s = jump_speed_mm_s
         self.roll_speed_mm_s = roll_speed_mm_s
         self.carry = carry
+        self.struck_path_s = struck_path_s
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -386,6 +394,10 @@ class Tracker:
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
             s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
+            if s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s \
+                    and t - s.last_seen_t <= self.struck_path_s + 1e-9 \
+                    and math.hypot(d.x_mm - s.seen_x, d.y_mm - s.seen_y) > 2.0 * s.radius_mm:
+                s.steady_roll = True  # struck from its rest: a straight path (see ``struck_path_s``)
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
         s.steady = 1 if s.status == TrackStatus.MISSING else s.steady + 1
         s.x, s.y = d.x_mm, d.y_mm

@@ -176,3 +176,18 @@ def test_a_ball_lost_over_the_rail_and_found_again_carries_when_it_left() -> Non
     assert track.status is TrackStatus.VISIBLE and track.left_t == 5 / FPS
     out = tracker.update([det("white", "white", 1240, 50)], 14 / FPS, 14)
     assert out.tracks[0].left_t is None
+
+
+def test_a_man_struck_from_rest_and_seen_once_on_his_way_is_potted() -> None:
+    """A carrom man knocked off his rest is lost in his smear at once, seen once on his way to a
+    pocket and never again: his path from the rest through that sighting runs into the pocket."""
+    carrom = load_table("carrom")
+    tracker = Tracker(carrom)
+    rest, seen = (549.0, 308.0), (648.0, 140.0)  # the line runs on into pocket-top-right (716, 24)
+    frames = [[det("white", "white", *rest)] for _ in range(30)] + [[] for _ in range(5)]
+    frames += [[det("white", "white", *seen)]] + [[] for _ in range(45)]
+    statuses = []
+    for i, dets in enumerate(frames):
+        out = tracker.update(dets, i / FPS, i)
+        statuses += [(tr.status, tr.hole) for tr in out.tracks if tr.status not in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
+    assert statuses == [(TrackStatus.POTTED, "pocket-top-right")]
