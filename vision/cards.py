@@ -14,7 +14,8 @@ Two ways to read a card, chosen by how large cards appear:
 * **Corner index** (cards large in the image: a photo, a camera close over the board): read every
   corner index (``cards_index``) with the index model. One card shows two (or four) indices; those
   of one label close together are one card, reported midway between them (the card's centre when
-  they are opposite corners). A hand fanned so that only indices show is still read.
+  they are opposite corners). A hand fanned so that only indices show is still read. Without a
+  calibration (a photo) indices are always read; with one, only when a card found is large.
 
 The detector is stateless between calls (frames may be skipped); ``observe`` gives the richer
 per-card records (:class:`~tableref.vision.cards_read.CardObservation`) the trick builder needs.
@@ -128,9 +129,12 @@ class CardDetector:
         size = estimate_card_size(seg.face)
         found = find_cards(img, plane.roi(img.shape[:2]), size, seg) if size is not None else []
         obs = self._read(img, [(f, f.corners) for f in found], None)
-        if size is None or size[0] >= INDEX_READABLE_PX:
-            obs = self._with_indices(img, obs)
-        return tuple(obs)
+        # Uncalibrated (a photo): indices are always read. The card size estimated from the face
+        # segmentation is no gate for them: where cards overlap it can come out small for cards
+        # whose indices are plain to read (IMG_7757: four cards about 130 pixels long, indices read
+        # 0.98, all lost to a whole-card reading of a 34-pixel outline). Where cards really are
+        # small their index glyphs are under ``find_glyphs``' size and few proposals are made.
+        return tuple(self._with_indices(img, obs))
 
     def _plane(self, shape: tuple[int, int]) -> TablePlane:
         key = (shape[1], shape[0])

@@ -36,3 +36,15 @@ def test_two_indices_of_one_card_need_no_more_than_before(monkeypatch: pytest.Mo
                         lambda img: [_hit("7D", 0.6, 100.0, 100.0), _hit("7D", 0.6, 160.0, 190.0)])
     out = det._with_indices(np.zeros((400, 400, 3), np.uint8), [])
     assert [o.best[0] for o in out] == ["7D"]
+
+
+def test_a_photo_reads_indices_whatever_card_size_its_segmentation_suggests(monkeypatch: pytest.MonkeyPatch) -> None:
+    # overlapping cards can make the face segmentation's size estimate small; the indices still count
+    import tableref.vision.cards as cards
+
+    det = CardDetector()
+    monkeypatch.setattr(cards, "estimate_card_size", lambda face: (34.0, 48.0))
+    monkeypatch.setattr(cards, "find_cards", lambda *a, **k: [])
+    monkeypatch.setattr(det.reader, "read_indices",
+                        lambda img: [_hit("2D", 0.98, 100.0, 100.0), _hit("2D", 0.98, 160.0, 190.0)])
+    assert [d.label for d in det.detect(np.zeros((400, 400, 3), np.uint8))] == ["2D"]
