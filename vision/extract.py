@@ -47,6 +47,15 @@ class _ShotState:
     seat: str | None = None
 
 
+@dataclass
+class _PendingStart:
+    """A start among a cluster waiting for the next frame to confirm it (``crowd_gap_mm``)."""
+
+    movers: dict[str, tuple[float, float, float]]  # id -> rest x, y and the distance from it then
+    knocked: dict[str, tuple[float, float, float, float, float, float]]  # the knocked-off state before it
+    held: list[TableEvent] | None = None  # that frame's shot events, once the frame is done
+
+
 class EventExtractor:
     """Turns :class:`Tracks` into :class:`TableEvent` lists for one table (see module docstring)."""
 
@@ -75,10 +84,7 @@ class EventExtractor:
         self._knocked: dict[str, tuple[float, float, float, float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         self._cushions: tuple[Cushion, ...] = spec.cushions
-        #: a start among a cluster waiting for the next frame (``crowd_gap_mm``): the movers'
-        #: rests and distances from them then, the knocked-off state before it, that frame's events
-        self._pending: tuple[dict[str, tuple[float, float, float]], dict[str, tuple[float, float, float, float, float, float]],
-                             list[TableEvent]] | None = None
+        self._pending: _PendingStart | None = None
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -139,9 +145,8 @@ class EventExtractor:
             del self._rested[gone]
         self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
-        if self._pending is not None and not self._pending[2]:
-            held = [e for e in events if e.type in _SHOT_TYPES]
-            self._pending = (self._pending[0], self._pending[1], held or [])
+        if self._pending is not None and self._pending.held is None:  # started this frame: hold its events
+            self._pending.held = [e for e in events if e.type in _SHOT_TYPES]
             events = [e for e in events if e.type not in _SHOT_TYPES]
         # A one-of-a-kind object (a pool number, the red, the queen) is named by its label: the
         # tracker calls a second track of a label that another still holds "ball-0-dup6" (the real
@@ -173,9 +178,9 @@ class EventExtractor:
         start_frame = frame - 1 if frame > 0 else frame
         crowded = [tr for tr in movers if self._in_crowd(tr, visible)]
         if crowded and len(crowded) == len(movers):
-            self._pending = ({tr.id: (*self._rest_of(tr), math.hypot(tr.x - self._rest_of(tr)[0],
-                                                                     tr.y - self._rest_of(tr)[1])) for tr in movers},
-                             dict(self._knocked), [])
+            rests = {tr.id: self._rest_of(tr) for tr in movers}
+            self._pending = _PendingStart({tr.id: (*rests[tr.id], math.hypot(tr.x - rests[tr.id][0], tr.y - rests[tr.id][1]))
+                                           for tr in movers}, dict(self._knocked))
         return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
@@ -196,17 +201,16 @@ class EventExtractor:
         confirms the shot (its events, held back a frame, are reported now); otherwise the cluster
         was only read afresh, and the shot never started."""
         assert self._pending is not None
-        movers, knocked, held = self._pending
-        self._pending = None
+        pending, self._pending = self._pending, None
         by_id = {tr.id: tr for tr in visible}
-        for tid, (rx, ry, then) in movers.items():
+        for tid, (rx, ry, then) in pending.movers.items():
             tr = by_id.get(tid)
             if tr is not None and tr.status == TrackStatus.VISIBLE \
                     and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm:
-                return held
+                return pending.held or []
         self.in_shot = False
         self._shot = _ShotState()
-        self._knocked = knocked
+        self._knocked = pending.knocked
         return []
 
     def _seen_share(self, tr: Track, frame: int) -> float:

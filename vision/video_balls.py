@@ -248,23 +248,21 @@ class ObjectFinder:
                 if c is not None:
                     singles.append(c)
                 continue
-            blur = self._blurred(own, x0, y0, pc, peak, r, taper=False)
-            tapered = blur is None and (blur := self._blurred(own, x0, y0, pc, peak, r)) is not None
-            if blur is not None:
+            smear = self._blurred(own, x0, y0, pc, peak, r)
+            circles = self._hough(image, own, x0, y0, r)
+            if smear is not None:
                 # two balls touching make the same capsule as one smeared ball: their outlines
                 # give two clear circles, a smear gives none (and a tapered smear not even one: a
                 # ball at rest with the cue tip against it is tapered too)
-                pair = [c for c in self._hough(image, own, x0, y0, r) if c[2] >= p.faint_votes]
+                blur, tapered = smear
+                pair = [c for c in circles if c[2] >= p.faint_votes]
                 if len(pair) < (1 if tapered else 2):
                     singles.append(blur)
                     continue
                 if len(pair) >= 2:
                     crowd.extend(pair)
                     continue
-            crowd.extend(self._hough(image, own, x0, y0, r))
-            crowded.append((pc, r))
-            continue
-            crowd.extend(self._hough(image, own, x0, y0, r))
+            crowd.extend(circles)
             crowded.append((pc, r))
         support = mask if changed is None else changed
         found_circles = singles + self._validate(crowd, mask, singles, support=support)
@@ -325,9 +323,9 @@ class ObjectFinder:
                 bx, by, bw, bh = (int(v) for v in stats[i, :4])
                 part = lab[by:by + bh, bx:bx + bw] == i
                 sub = Piece(i, (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), a, 0.0, 0.0)
-                smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6, taper=False)
-                if smear is not None:
-                    out.append(replace(smear, kind="streak"))
+                smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
+                if smear is not None and not smear[1]:  # a capsule: a tapered outline is no streak here
+                    out.append(replace(smear[0], kind="streak"))
         return out
 
     # -- one object ----------------------------------------------------------------------------
@@ -345,9 +343,9 @@ class ObjectFinder:
         return Circle(cx, cy, r, width, 1.0, 0.0, "single", size)
 
     def _blurred(self, own: NDArray[np.bool_], x0: int, y0: int, pc: Piece, peak: float, r: float,
-                 area_slack: float = 0.75, taper: bool = True) -> Circle | None:
-        """A capsule as wide as a ball and at most ``max_blur`` radii long: one moving ball
-        (``taper``: or the tapered outline of one, see below)."""
+                 area_slack: float = 0.75) -> tuple[Circle, bool] | None:
+        """A capsule as wide as a ball and at most ``max_blur`` radii long, or the tapered outline
+        of one (see below): one moving ball, and whether only the tapered outline fits it."""
         p = self.p
         big = max(p.sizes)
         if peak > p.max_width * r * big:
@@ -373,13 +371,15 @@ class ObjectFinder:
         # board's own shade (a light striker on a light board) keeps only its middle in the
         # foreground: its outline tapers to the ellipse of the same moments, whose area the
         # capsule's overestimates by a third. Either outline is a moving ball.
-        tapered = math.pi * major * minor if taper else expected
-        if not (min(area_slack * expected, 0.9 * tapered) <= pc.area <= 1.3 * expected):
+        if pc.area > 1.3 * expected:
+            return None
+        capsule = pc.area >= area_slack * expected
+        if not capsule and pc.area < 0.9 * math.pi * major * minor:
             return None
         cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
         if not self._may_centre(cx, cy):
             return None
-        return Circle(cx, cy, r, peak / rs, 1.0, 0.0, "blur", size)
+        return Circle(cx, cy, r, peak / rs, 1.0, 0.0, "blur", size), not capsule
 
     def _may_centre(self, x: float, y: float) -> bool:
         h, w = self.centre_mask.shape

@@ -495,12 +495,12 @@ class VideoDetector:
         pts = view.to_image(work_xy)
         radii = [c.r * c.size / view.scale for c in circles]
         h, w = bg.image.shape[:2]
-        cloth_v = [float(bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))].max())
-                   for c in circles]
-        cloth_y = [float(np.dot(bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))],
-                                (0.114, 0.587, 0.299))) for c in circles]
+        under = np.array([bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))]
+                          for c in circles], dtype=np.float64)  # the bare cloth (BGR) under each circle
+        cloth_v = [float(v) for v in under.max(axis=1)]
+        cloth_y = [float(v) for v in under @ (0.114, 0.587, 0.299)] if self.table == "pool" else None
         colours = ball_colours(image, [(float(x), float(y), c.r / view.scale) for (x, y), c in zip(pts, circles, strict=True)],
-                               cloth_v, cloth_luma=cloth_y if self.table == "pool" else None)
+                               cloth_v, cloth_luma=cloth_y)
         if self.table == "pool":
             wr = white_reference(colours)
             scores = [pool_scores(c, wr) for c in colours]
