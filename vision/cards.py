@@ -72,6 +72,12 @@ class _Mapping:
         return np.asarray(self._to_table(np.asarray(points_px, np.float64).reshape(-1, 2)), np.float64).reshape(-1, 2)
 
 
+#: A lone index inside a learned proposer box at least this sure is a card at the reader's own
+#: threshold: the box is independent evidence that an index is there (``min_single_index`` exists
+#: for print on jokers and half indices in fans, which the proposer was taught are not indices).
+BOXED_INDEX = 0.5
+
+
 class CardDetector:
     """Cards on the card table (see the module docstring).
 
@@ -206,7 +212,8 @@ class CardDetector:
             out.append(CardObservation(o.corners_px, o.centre_px, logp, 0.0, o.face_fraction, 0.0, o.centre_mm, o.angle,
                                        o.corners_mm, "index", _boxes(best)))
         for k, g in enumerate(groups):
-            if k in claimed or (len(g) == 1 and g[0].best[1] < self.min_single_index):
+            if k in claimed or (len(g) == 1 and g[0].best[1] < self.min_single_index
+                                and g[0].box_score < BOXED_INDEX):
                 continue
             out.append(_index_card(g, self.mapping))
         return out

@@ -25,6 +25,7 @@ from tableref.vision.cards_cnn import CARD_CNN_CROP, OnnxHeads, crop_index, prep
 from tableref.vision.cards_features import card_descriptor, index_features_many, rectify
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP
+from tableref.vision.cards_proposer import IndexProposer, proposals_from_boxes
 
 F32 = NDArray[np.float32]
 F64 = NDArray[np.float64]
@@ -107,6 +108,8 @@ class IndexHit:
     proposal: IndexProposal
     logp: F32
     p_index: float
+    #: The learned proposer's score for the box this reading lies in (0: in none, or no proposer).
+    box_score: float = 0.0
 
     @property
     def best(self) -> tuple[str, float]:
@@ -123,9 +126,12 @@ class CardReader:
     OpenCV DNN).
     """
 
-    def __init__(self, model_dir: str | Path | None = None, *, backend: str = "auto") -> None:
+    def __init__(self, model_dir: str | Path | None = None, *, backend: str = "auto",
+                 learned_proposals: bool = True) -> None:
         self.model_dir = Path(model_dir) if model_dir is not None else DEFAULT_MODEL_DIR
         self.backend = backend
+        self.learned_proposals = learned_proposals
+        self._proposer: IndexProposer | None | bool = None
         cnn = self.model_dir / "card_cnn.onnx"
         self.card_model: MLP | OnnxHeads = (_load_cnn(cnn, CARD_HEADS, backend) if cnn.is_file()
                                             else _load(self.model_dir / "card.npz", CARD_HEADS))
@@ -142,6 +148,15 @@ class CardReader:
                 self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
         return self._index_model
 
+    @property
+    def proposer(self) -> IndexProposer | None:
+        """The learned index proposer (``index_proposals.onnx``), when shipped and wanted; loaded once."""
+        if self._proposer is None:
+            path = self.model_dir / "index_proposals.onnx"
+            self._proposer = (IndexProposer(path, backend=self.backend)
+                              if self.learned_proposals and path.is_file() else False)
+        return self._proposer or None
+
     def read_quads(self, image: U8, quads: Sequence[F64]) -> list[tuple[F32, float, float]]:
         """(52-label log-probabilities, chance of a back, chance of no card) for each quad (image pixels)."""
         if not quads:
@@ -155,8 +170,19 @@ class CardReader:
 
     def read_indices(self, image: U8, min_glyph: float = 7.0, min_p: float = 0.5,
                      max_proposals: int = 4000) -> list[IndexHit]:
-        """Corner indices anywhere in ``image`` whose reading is at least ``min_p`` likely."""
+        """Corner indices anywhere in ``image`` whose reading is at least ``min_p`` likely.
+
+        Proposals come from the glyph search and, when shipped, from the learned proposer
+        (``cards_proposer``); the vote keeps the surest reading of each print whichever proposed it.
+        """
         proposals = propose(find_glyphs(image, min_size=min_glyph))[:max_proposals]
+        where: list[int] | None = None
+        scores: F32 | None = None
+        if self.proposer is not None:
+            boxes = self.proposer.boxes(image)
+            proposals += proposals_from_boxes(image, boxes)
+            where = box_of(proposals, boxes.boxes)
+            scores = boxes.scores
         if not proposals:
             return []
         cropper = Cropper(image)
@@ -168,7 +194,20 @@ class CardReader:
                                         [cropper.glyph(p, "top") for p in proposals],
                                         [cropper.glyph(p, "bottom") for p in proposals])
             rank_p, suit_p = model.predict(feats)
-        return _vote(proposals, rank_p, suit_p, min_p)
+        return _vote(proposals, rank_p, suit_p, min_p, where, scores)
+
+
+def box_of(proposals: Sequence[IndexProposal], boxes: F32) -> list[int]:
+    """For each proposal, the learned proposer's box its centre lies in (the smallest), or -1."""
+    if len(boxes) == 0:
+        return [-1] * len(proposals)
+    b = np.asarray(boxes, np.float64)
+    area = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    out = []
+    for p in proposals:
+        inside = np.flatnonzero((b[:, 0] <= p.cx) & (p.cx <= b[:, 2]) & (b[:, 1] <= p.cy) & (p.cy <= b[:, 3]))
+        out.append(int(inside[np.argmin(area[inside])]) if inside.size else -1)
+    return out
 
 
 #: Two index readings whose centres are closer than this many index heights may be of one print.
@@ -181,23 +220,32 @@ SAME_PRINT = 0.45
 ACROSS = 0.5
 
 
-def _vote(proposals: Sequence[IndexProposal], rank_p: F32, suit_p: F32, min_p: float) -> list[IndexHit]:
+def _vote(proposals: Sequence[IndexProposal], rank_p: F32, suit_p: F32, min_p: float,
+          where: Sequence[int] | None = None, box_scores: F32 | None = None) -> list[IndexHit]:
     """One reading per index: of overlapping proposals (a pair of glyphs, a single glyph, either way
-    up, all looking at the same print) the most confident one speaks (:func:`_same_print`)."""
+    up, all looking at the same print) the most confident one speaks (:func:`_same_print`).
+
+    ``where``: each proposal's box from the learned proposer (-1 for none). Two readings in two
+    different boxes are two prints, however close: the network was taught the separate indices of
+    dense fans, where the distance rule alone lets the surer neighbour silence an index.
+    """
     p_index = 1.0 - rank_p[:, -1]
     hits = []
     for k, p in enumerate(proposals):
         logp = label_logp(rank_p[k], suit_p[k])
         if float(p_index[k]) * float(np.exp(logp.max())) >= min_p:
-            hits.append(IndexHit(p, logp, float(p_index[k])))
-    hits.sort(key=lambda h: -h.p_index * h.best[1])
-    kept: list[IndexHit] = []
-    for h in hits:
+            box = where[k] if where is not None else -1
+            score = float(box_scores[box]) if box >= 0 and box_scores is not None else 0.0
+            hits.append((IndexHit(p, logp, float(p_index[k]), score), box))
+    hits.sort(key=lambda hb: -hb[0].p_index * hb[0].best[1])
+    kept: list[tuple[IndexHit, int]] = []
+    for h, box in hits:
         q = h.proposal
-        if any(_same_print(q, k.proposal, k.best[0] == h.best[0]) for k in kept):
+        if any((box < 0 or kb < 0 or box == kb) and _same_print(q, k.proposal, k.best[0] == h.best[0])
+               for k, kb in kept):
             continue
-        kept.append(h)
-    return kept
+        kept.append((h, box))
+    return [h for h, _ in kept]
 
 
 def _same_print(a: IndexProposal, b: IndexProposal, agree: bool) -> bool:
