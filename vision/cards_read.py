@@ -189,12 +189,52 @@ class CardReader:
         model = self.index_model
         if isinstance(model, OnnxHeads):
             rank_p, suit_p = model.predict(preprocess(np.stack([crop_index(cropper, p) for p in proposals])))
+            rank_p, suit_p = _second_looks(model, cropper, proposals, rank_p, suit_p)
         else:
             feats = index_features_many([cropper.crop(p) for p in proposals],
                                         [cropper.glyph(p, "top") for p in proposals],
                                         [cropper.glyph(p, "bottom") for p in proposals])
             rank_p, suit_p = model.predict(feats)
         return _vote(proposals, rank_p, suit_p, min_p, where, scores)
+
+
+#: Proposals the CNN finds at least this likely to be an index are read again from shifted crops.
+SECOND_LOOK_P = 0.3
+#: The second looks: (scale, shift across the index in index widths). A misreading that holds
+#: for one exact crop only (a 6 read as an 8 where an edge of the next card cuts in, a suit read
+#: from a half-seen glyph) rarely holds for all five; a true reading does.
+SECOND_LOOKS: tuple[tuple[float, float], ...] = ((0.9, 0.0), (1.1, 0.0), (1.0, 0.06), (1.0, -0.06))
+
+
+def _second_looks(model: OnnxHeads, cropper: Cropper, proposals: Sequence[IndexProposal], rank_p: F32,
+                  suit_p: F32) -> tuple[F32, F32]:
+    """The CNN's probabilities averaged over :data:`SECOND_LOOKS` for the likely indices.
+
+    Why: on the photos' validation groups (never trained on by the CNN) the average kept every
+    card read right and halved the false cards (0.219 -> 0.123 a photo), for about 60 ms a photo;
+    the confident misreadings of crops cut a little off their print do not survive the average.
+    Only proposals the first look finds :data:`SECOND_LOOK_P` likely to be an index are looked at
+    again, a few dozen of the thousands a photo gives.
+    """
+    picked = np.flatnonzero(1.0 - rank_p[:, -1] >= SECOND_LOOK_P)
+    if picked.size == 0:
+        return rank_p, suit_p
+    rank_sum, suit_sum = rank_p[picked].copy(), suit_p[picked].copy()
+    for scale, across in SECOND_LOOKS:
+        views = []
+        for k in picked:
+            p = proposals[int(k)]
+            rx, ry = -p.down[1], p.down[0]  # right of an upright index, in the image
+            moved = IndexProposal(p.cx + rx * across * p.width, p.cy + ry * across * p.width, p.down,
+                                  p.height * scale, p.width * scale, p.light)
+            views.append(crop_index(cropper, moved))
+        r, s = model.predict(preprocess(np.stack(views)))
+        rank_sum += r
+        suit_sum += s
+    rank_p, suit_p = rank_p.copy(), suit_p.copy()
+    rank_p[picked] = rank_sum / (len(SECOND_LOOKS) + 1)
+    suit_p[picked] = suit_sum / (len(SECOND_LOOKS) + 1)
+    return rank_p, suit_p
 
 
 def box_of(proposals: Sequence[IndexProposal], boxes: F32) -> list[int]:
