@@ -61,8 +61,12 @@ def _label(p: IndexProposal, boxes: Sequence[tuple[str, tuple[float, float, floa
 
 
 def collect(real: str | None, keep: Callable[[str], bool], hard_model: MLP | OnnxHeads | None, rng: np.random.Generator,
-            negatives: int = 30, hard: int = 60, log: bool = True) -> dict[str, Any]:
-    """Source crops and labels of the chosen training-side photos (see the module docstring)."""
+            negatives: int = 30, hard: int = 60, log: bool = True, proposer: Any = None) -> dict[str, Any]:
+    """Source crops and labels of the chosen training-side photos (see the module docstring).
+
+    ``proposer`` (a ``cards_proposer.IndexProposer``): its boxes' proposals are samples too, as the
+    reader meets them at run time (crops centred on a box rather than on a pair of glyphs).
+    """
     crops: list[np.ndarray] = []
     labels: list[str] = []
     stems: list[str] = []
@@ -75,6 +79,10 @@ def collect(real: str | None, keep: Callable[[str], bool], hard_model: MLP | Onn
             continue
         n_photos += 1
         props = propose(find_glyphs(image))
+        if proposer is not None:
+            from tableref.vision.cards_proposer import proposals_from_boxes
+
+            props += proposals_from_boxes(image, proposer.boxes(image))
         cropper = Cropper(image)
         labs = [_label(p, photo.boxes) for p in props]
         negs = [p for p, lab in zip(props, labs, strict=True) if lab == "none"]

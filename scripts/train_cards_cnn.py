@@ -124,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hard-model", default=str(DEFAULT_MODEL_DIR / "index.npz"),
                     help="the model whose most confident non-index proposals are mined as hard negatives "
                          "(index.npz, or a first index_cnn.onnx)")
+    ap.add_argument("--proposer", action="store_true",
+                    help="also take samples from the learned index proposer's boxes (models/cards/index_proposals.onnx)")
     ap.add_argument("--extract-only", action="store_true", help="write the samples to --cache and stop")
     ap.add_argument("--strength", type=float, default=1.0, help="geometric augmentation strength")
     ap.add_argument("--cache", default="/tmp/tableref-index-cnn-samples.npz", help="extracted samples ('' for none)")
@@ -141,7 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         hard: MLP | OnnxHeads = (OnnxHeads(args.hard_model) if args.hard_model.endswith(".onnx")
                                  else MLP.load(args.hard_model))
-        samples = collect(args.real, lambda s: True, hard, np.random.default_rng(args.seed))
+        proposer = None
+        if args.proposer:
+            from tableref.vision.cards_proposer import IndexProposer
+
+            proposer = IndexProposer()
+        samples = collect(args.real, lambda s: True, hard, np.random.default_rng(args.seed), proposer=proposer)
         if cache is not None:
             np.savez(cache, **samples)
         print(f"extracted {len(samples['labels'])} samples ({time.time() - started:.0f} s)", flush=True)
