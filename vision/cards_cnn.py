@@ -87,6 +87,36 @@ def _softmax(z: F32) -> F32:
     return np.asarray(e / e.sum(axis=1, keepdims=True), np.float32)
 
 
+def load_onnx(path: Path, backend: str, threads: int, what: str) -> tuple[Any, Any, str]:
+    """(onnxruntime session or None, OpenCV net or None, backend used) for the ONNX file ``path``.
+
+    ``backend``: ``onnxruntime``, ``opencv`` or ``auto`` (onnxruntime when importable, else
+    OpenCV's DNN module). ``what`` names the model in the error a bad file gets.
+    """
+    if backend == "auto":
+        try:
+            import onnxruntime  # noqa: F401
+            backend = "onnxruntime"
+        except ImportError:
+            backend = "opencv"
+    if backend == "onnxruntime":
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = max(1, int(threads))
+        opts.inter_op_num_threads = 1
+        try:
+            return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"]), None, backend
+        except Exception as exc:  # onnxruntime raises its own error types for a bad file
+            raise UserError(f"{what} {str(path)!r} cannot be loaded ({exc})") from None
+    if backend == "opencv":
+        try:
+            return None, cv2.dnn.readNetFromONNX(str(path)), backend
+        except cv2.error as exc:
+            raise UserError(f"{what} {str(path)!r} cannot be loaded by OpenCV ({exc})") from None
+    raise ValueError(f"backend must be 'auto', 'onnxruntime' or 'opencv', got {backend!r}")
+
+
 class OnnxHeads:
     """An ONNX classifier with one or more softmax heads over named classes (see the module docstring).
 
@@ -105,33 +135,9 @@ class OnnxHeads:
         self.meta = meta
         self.heads: tuple[tuple[str, ...], ...] = tuple(tuple(str(c) for c in h) for h in meta["heads"])
         self.input_shape = tuple(int(v) for v in meta["input"])
-        self._session: Any = None
-        self._net: Any = None
-        if backend == "auto":
-            try:
-                import onnxruntime  # noqa: F401
-                backend = "onnxruntime"
-            except ImportError:
-                backend = "opencv"
-        if backend == "onnxruntime":
-            import onnxruntime as ort
-
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = max(1, int(threads))
-            opts.inter_op_num_threads = 1
-            try:
-                self._session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # onnxruntime raises its own error types for a bad file
-                raise UserError(f"card CNN {str(self.path)!r} cannot be loaded ({exc})") from None
+        self._session, self._net, self.backend = load_onnx(self.path, backend, threads, "card CNN")
+        if self._session is not None:
             self._input = self._session.get_inputs()[0].name
-        elif backend == "opencv":
-            try:
-                self._net = cv2.dnn.readNetFromONNX(str(self.path))
-            except cv2.error as exc:
-                raise UserError(f"card CNN {str(self.path)!r} cannot be loaded by OpenCV ({exc})") from None
-        else:
-            raise ValueError(f"backend must be 'auto', 'onnxruntime' or 'opencv', got {backend!r}")
-        self.backend = backend
 
     def logits(self, x: F32) -> F32:
         """Raw outputs (N, sum of head sizes) for inputs (N, C, H, W)."""

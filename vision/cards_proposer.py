@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from tableref.errors import UserError
+from tableref.vision.cards_cnn import load_onnx
 from tableref.vision.cards_index import INDEX_ASPECT, IndexProposal
 from tableref.vision.learned import letterbox
 
@@ -74,33 +74,9 @@ class IndexProposer:
             raise UserError(f"index proposer {str(self.path)!r} is missing; train it with "
                             "`python scripts/train_cards_detector.py --single-class`")
         self.input_size = input_size
-        self._session: Any = None
-        self._net: Any = None
-        if backend == "auto":
-            try:
-                import onnxruntime  # noqa: F401
-                backend = "onnxruntime"
-            except ImportError:
-                backend = "opencv"
-        if backend == "onnxruntime":
-            import onnxruntime as ort
-
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = max(1, int(threads))
-            opts.inter_op_num_threads = 1
-            try:
-                self._session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # onnxruntime raises its own error types for a bad file
-                raise UserError(f"index proposer {str(self.path)!r} cannot be loaded ({exc})") from None
+        self._session, self._net, self.backend = load_onnx(self.path, backend, threads, "index proposer")
+        if self._session is not None:
             self._input = self._session.get_inputs()[0].name
-        elif backend == "opencv":
-            try:
-                self._net = cv2.dnn.readNetFromONNX(str(self.path))
-            except cv2.error as exc:
-                raise UserError(f"index proposer {str(self.path)!r} cannot be loaded by OpenCV ({exc})") from None
-        else:
-            raise ValueError(f"backend must be 'auto', 'onnxruntime' or 'opencv', got {backend!r}")
-        self.backend = backend
 
     def _forward(self, blob: F32) -> F32:
         if self._session is not None:
