@@ -420,9 +420,16 @@ class TrickBuilder:
                     ready.append((c, *c.pending, True))
                 c.pending = None
         ready.sort(key=lambda r: (r[1], r[0].key))
+        for c, f0, _, _ in ready:
+            # judged where it came to rest: named late, it may already be swept into a pile
+            c.rest_xy = self._rest_place(c, f0)
+        # a card that must be named now (leaving the board, waited long enough) takes the cards
+        # that landed before it along, sure or not, so that events keep their order
+        last_forced = max((k for k, r in enumerate(ready) if r[3]), default=-1)
         out: list[TableEvent] = []
         done: set[int] = set()
-        for c, f0, t0, forced in ready:
+        for k, (c, f0, t0, forced) in enumerate(ready):
+            forced = forced or k < last_forced
             if c.key in done:
                 continue
             if len(self._trick) >= TRICK_SIZE and all(frame - o.last_frame >= 3 for o in self._trick):
@@ -437,7 +444,7 @@ class TrickBuilder:
             done.add(c.key)
             c.pending = None
             mate = next((m for m, f1, _, _ in ready if m.key not in done and abs(f1 - f0) <= self.pair_frames
-                         and math.hypot(m.x - c.x, m.y - c.y) < 70.0 and self._seat(m) == self._seat(c)
+                         and math.dist(self._where(m), self._where(c)) < 70.0 and self._seat(m) == self._seat(c)
                          and not self._not_a_play(m, f1)), None)
             if mate is not None:
                 done.add(mate.key)
@@ -457,7 +464,7 @@ class TrickBuilder:
         being gathered is that trick again.
         """
         board = self._on_board()
-        if any(math.hypot(o.x - c.x, o.y - c.y) < self.same_spot_mm for o in board):
+        if any(math.dist(self._where(o), self._where(c)) < self.same_spot_mm for o in board):
             return True
         if len(self._trick) >= TRICK_SIZE or (self._sweep_from is not None and since >= self._sweep_from):
             return True
@@ -470,7 +477,22 @@ class TrickBuilder:
         return len(self._trick) >= 2 and len(moved) >= 2
 
     def _seat(self, c: _Card) -> str:
-        return min(self.spec.seats, key=lambda s: math.hypot(s.play_spot[0] - c.x, s.play_spot[1] - c.y)).id
+        x, y = self._where(c)
+        return min(self.spec.seats, key=lambda s: math.hypot(s.play_spot[0] - x, s.play_spot[1] - y)).id
+
+    @staticmethod
+    def _where(c: _Card) -> tuple[float, float]:
+        """Where a card lies for the rules of play: where it came to rest, once known."""
+        return c.rest_xy if c.rest_xy is not None else (c.x, c.y)
+
+    def _rest_place(self, c: _Card, since: int) -> tuple[float, float]:
+        """Where the card lay when it came to rest at frame ``since`` (the median of its first
+        ``rest_frames`` sightings from then): a card named only after a wait may have been swept
+        into a pile with its trick by then, and its seat and its spot are those of its landing."""
+        seen = [(x, y) for f, _, x, y, _ in c.history if since <= f <= since + self.rest_frames]
+        if not seen:
+            return (c.x, c.y)
+        return float(np.median([p[0] for p in seen])), float(np.median([p[1] for p in seen]))
 
     def _name(self, c: _Card) -> str:
         c.label = c.best_label(self._used)[0]
@@ -478,8 +500,8 @@ class TrickBuilder:
         return c.label
 
     def _land(self, c: _Card, frame: int, t: float) -> list[TableEvent]:
-        c.landed, c.rest_xy = frame, (c.x, c.y)
-        far = math.hypot(c.x - self.centre[0], c.y - self.centre[1]) > self.kick_radius_mm
+        c.landed, c.rest_xy = frame, self._where(c)
+        far = math.dist(c.rest_xy, self.centre) > self.kick_radius_mm
         if not self._kicks or (self._plays_this_hand == 0 and far):
             label = self._name(c)
             c.role = "kick"
@@ -489,7 +511,7 @@ class TrickBuilder:
         return [self._play(c, frame, t)]
 
     def _play(self, c: _Card, frame: int, t: float, order: int | None = None) -> TableEvent:
-        c.landed, c.rest_xy = frame, (c.x, c.y)
+        c.landed, c.rest_xy = frame, self._where(c)
         label = self._name(c)
         c.role = "play"
         c.seat = self._seat(c)
@@ -508,7 +530,7 @@ class TrickBuilder:
 
         bottom, top = (a, b) if hidden(a) >= hidden(b) else (b, a)
         first = self._play(bottom, frame, t, order=0)
-        top.landed, top.rest_xy = frame, (top.x, top.y)
+        top.landed, top.rest_xy = frame, self._where(top)
         label = self._name(top)
         top.role = "top"
         top.seat = bottom.seat
