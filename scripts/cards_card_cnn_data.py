@@ -21,7 +21,7 @@ import math
 import pickle
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,8 +114,10 @@ def _clutter(f: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
         f *= (1.0 - fall * rng.uniform(0.2, 0.55))[..., None]
 
 
-def augment(patch: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
-    """One spoilt view (CARD_CNN_CROP, BGR uint8) of a rendered card patch, rectified as the reader does.
+def augment(patch: np.ndarray, quad: np.ndarray, rng: np.random.Generator, strength: float = 1.0,
+            rectified: Callable[[np.ndarray, np.ndarray, bool], np.ndarray] | None = None) -> np.ndarray:
+    """One spoilt view (CARD_CNN_CROP, BGR uint8) of a rendered card patch, rectified as the reader does
+    (or as ``rectified(image, quad, half_turn)`` does, for a reader of another crop).
 
     Everything happens in the camera's pixels before rectifying, as a real venue spoils them:
     clutter (a hand or sleeve touching the card, a later card over part of it, a shadow), light
@@ -162,7 +164,7 @@ def augment(patch: np.ndarray, quad: np.ndarray, rng: np.random.Generator, stren
     c = q.mean(axis=0)
     q = c + (q - c) * float(np.exp(rng.normal(0.0, 0.025 * strength))) + rng.normal(0.0, 0.025 * strength * short, 2)
     q = q + rng.normal(0.0, 0.02 * strength * short, (4, 2))
-    return view(img, q, half_turn=bool(rng.random() < 0.5))
+    return (rectified or view)(img, q, bool(rng.random() < 0.5))
 
 
 def view(img: np.ndarray, quad: np.ndarray, half_turn: bool = False) -> np.ndarray:

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from tableref.errors import UserError
 from tableref.vision.cards_cnn import CARD_CNN_CROP, OnnxHeads, crop_index, preprocess
+from tableref.vision.cards_court_suit import CourtSuitReader, asked, with_court_suits
 from tableref.vision.cards_features import card_descriptor, index_features_many, rectify
 from tableref.vision.cards_index import Cropper, IndexProposal, find_glyphs, propose
 from tableref.vision.cards_model import MLP
@@ -136,6 +137,7 @@ class CardReader:
         self.card_model: MLP | OnnxHeads = (_load_cnn(cnn, CARD_HEADS, backend) if cnn.is_file()
                                             else _load(self.model_dir / "card.npz", CARD_HEADS))
         self._index_model: MLP | OnnxHeads | None = None
+        self._court_suit: CourtSuitReader | None | bool = None
 
     @property
     def index_model(self) -> MLP | OnnxHeads:
@@ -147,6 +149,14 @@ class CardReader:
             else:
                 self._index_model = _load(self.model_dir / "index.npz", INDEX_HEADS)
         return self._index_model
+
+    @property
+    def court_suit(self) -> CourtSuitReader | None:
+        """The spade-or-club reader of black court cards (``court_suit_cnn.onnx``), when shipped; loaded once."""
+        if self._court_suit is None:
+            path = self.model_dir / "court_suit_cnn.onnx"
+            self._court_suit = CourtSuitReader(path, backend=self.backend) if path.is_file() else False
+        return self._court_suit or None
 
     @property
     def proposer(self) -> IndexProposer | None:
@@ -166,6 +176,12 @@ class CardReader:
             rank_p, suit_p = self.card_model.predict(preprocess(crops, CARD_CNN_CROP))
         else:
             rank_p, suit_p = self.card_model.predict(np.stack([card_descriptor(image, q) for q in quads]))
+        if self.court_suit is not None:
+            # a black court card's spade or club: the corner reader splits the black share
+            picked = np.flatnonzero(asked(rank_p, suit_p, RANKS, SUITS))
+            if picked.size:
+                p_club = self.court_suit.p_club(image, [quads[int(k)] for k in picked])
+                suit_p = with_court_suits(suit_p, picked, p_club, SUITS)
         return [(label_logp(r, s), float(r[-2]), float(r[-1])) for r, s in zip(rank_p, suit_p, strict=True)]
 
     def read_indices(self, image: U8, min_glyph: float = 7.0, min_p: float = 0.5,
