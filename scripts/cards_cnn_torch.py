@@ -59,18 +59,35 @@ def fit(net: Any, ranks: np.ndarray, suits: np.ndarray, n_ranks: int, per_epoch:
         views: Callable[[np.ndarray, np.random.Generator], np.ndarray],
         validate: Callable[[Any], dict[str, Any]] | None, time_box_s: float | None,
         log: bool = True) -> list[dict[str, Any]]:
-    """Train ``net`` in place: each epoch ``draw(rng)`` gives the sample order (about ``per_epoch``
-    long) and ``views(idx, rng)`` the preprocessed, freshly spoilt inputs of a batch. Suits of -1
-    (backs, not-a-card) are ignored by the suit loss. Stops early once ``time_box_s`` is spent, after
-    a whole epoch; returns one row an epoch (loss, seconds, ``validate(net)`` when given)."""
+    """Train ``net``'s rank and suit heads in place (:func:`train_loop` with their summed,
+    label-smoothed cross-entropy). Suits of -1 (backs, not-a-card) are ignored by the suit loss."""
     import torch
     from torch import nn
 
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    steps = epochs * ((per_epoch + BATCH - 1) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
     suit_loss = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=-1)
+
+    def batch_loss(z: Any, idx: np.ndarray) -> Any:
+        return rank_loss(z[:, :n_ranks], torch.from_numpy(ranks[idx])) + suit_loss(z[:, n_ranks:], torch.from_numpy(suits[idx]))
+
+    return train_loop(net, batch_loss, per_epoch, epochs, rng, draw, views, validate, time_box_s, log)
+
+
+def train_loop(net: Any, batch_loss: Callable[[Any, np.ndarray], Any], per_epoch: int, epochs: int,
+               rng: np.random.Generator, draw: Callable[[np.random.Generator], np.ndarray],
+               views: Callable[[np.ndarray, np.random.Generator], np.ndarray],
+               validate: Callable[[Any], dict[str, Any]] | None, time_box_s: float | None,
+               log: bool = True, weight_decay: float = 5e-4) -> list[dict[str, Any]]:
+    """Train ``net`` in place: each epoch ``draw(rng)`` gives the sample order (about ``per_epoch``
+    long), ``views(idx, rng)`` the preprocessed, freshly spoilt inputs of a batch and
+    ``batch_loss(logits, idx)`` its loss (AdamW, one-cycle schedule). Stops early once
+    ``time_box_s`` is spent, after a whole epoch; returns one row an epoch (loss, seconds,
+    ``validate(net)`` when given)."""
+    import torch
+
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=weight_decay)
+    steps = epochs * ((per_epoch + BATCH - 1) // BATCH)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     history: list[dict[str, Any]] = []
     started = time.time()
     for epoch in range(epochs):
@@ -79,8 +96,7 @@ def fit(net: Any, ranks: np.ndarray, suits: np.ndarray, n_ranks: int, per_epoch:
         total = 0.0
         for b in range(0, len(order), BATCH):
             idx = order[b:b + BATCH]
-            z = net(torch.from_numpy(views(idx, rng)))
-            loss = rank_loss(z[:, :n_ranks], torch.from_numpy(ranks[idx])) + suit_loss(z[:, n_ranks:], torch.from_numpy(suits[idx]))
+            loss = batch_loss(net(torch.from_numpy(views(idx, rng))), idx)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -37,21 +37,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cards_card_cnn_data as ccd  # noqa: E402
-from cards_cnn_torch import BATCH, build_net, export_onnx  # noqa: E402
+from cards_cnn_torch import build_net, export_onnx, train_loop  # noqa: E402
 
 from tableref.vision.cards_cnn import preprocess  # noqa: E402
-from tableref.vision.cards_court_suit import CARD_SIZE, CORNER, COURT_RANKS, HEADS  # noqa: E402
-from tableref.vision.cards_features import order_quad, rectify  # noqa: E402
+from tableref.vision.cards_court_suit import CORNER, COURT_RANKS, HEADS, corner_crop  # noqa: E402
 
 COURT_BLACK = tuple(r + s for r in COURT_RANKS for s in HEADS[0])
-
-
-def corner_view(img: np.ndarray, quad: np.ndarray, half_turn: bool = False) -> np.ndarray:
-    """The index corner as the reader cuts it (``cards_court_suit.corner_crops``)."""
-    q = order_quad(quad)
-    if half_turn:
-        q = np.roll(q, 2, axis=0)
-    return np.ascontiguousarray(rectify(img, q, CARD_SIZE, ordered=True)[: CORNER[1], : CORNER[0]])
 
 
 def load(paths: Sequence[str], min_visible: float) -> list[dict[str, Any]]:
@@ -87,7 +78,7 @@ def accuracy(net: Any, items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for res in sorted({it["res"] for it in items}, key=int):
         its = [it for it in items if it["res"] == res]
-        x = preprocess(np.stack([corner_view(it["patch"], it["quad"], t) for it in its for t in (False, True)]), CORNER)
+        x = preprocess(np.stack([corner_crop(it["patch"], it["quad"], t) for it in its for t in (False, True)]), CORNER)
         with torch.no_grad():
             p = torch.softmax(net(torch.from_numpy(x)), 1).numpy()[:, 1].reshape(-1, 2).mean(axis=1)
         truth = np.array([it["label"][-1] == "C" for it in its])
@@ -104,32 +95,15 @@ def train(items: list[dict[str, Any]], val: list[dict[str, Any]], epochs: int, s
     rng = np.random.default_rng(seed)
     y = np.array([HEADS[0].index(it["label"][-1]) for it in items], np.int64)
     net = build_net(CORNER, len(HEADS[0]), fine=True, dropout=0.3)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
-    steps = epochs * ((len(items) + BATCH - 1) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
-    history: list[dict[str, Any]] = []
-    started = time.time()
-    for epoch in range(epochs):
-        net.train()
-        order = rng.permutation(len(items))
-        total = 0.0
-        for b in range(0, len(order), BATCH):
-            idx = order[b:b + BATCH]
-            views = [ccd.augment(items[i]["patch"], items[i]["quad"], rng, strength, corner_view) for i in idx]
-            z = net(torch.from_numpy(preprocess(np.stack(views), CORNER)))
-            loss = loss_fn(z, torch.from_numpy(y[idx]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        row: dict[str, Any] = {"epoch": epoch + 1, "loss": round(total / len(order), 4), "s": round(time.time() - started)}
-        if val:
-            row["validation"] = accuracy(net, val)
-        history.append(row)
-        print(row, flush=True)
-    net.eval()
+
+    def views(idx: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return preprocess(np.stack([ccd.augment(items[i]["patch"], items[i]["quad"], rng, strength, corner_crop)
+                                    for i in idx]), CORNER)
+
+    history = train_loop(net, lambda z, idx: loss_fn(z, torch.from_numpy(y[idx])), len(items), epochs, rng,
+                         lambda rng: rng.permutation(len(items)), views,
+                         (lambda net: accuracy(net, val)) if val else None, None, weight_decay=1e-3)
     return net, history
 
 
