@@ -19,6 +19,7 @@ import cv2
 
 from tableref.calibration.calibrate import calibrate_source, draw_overlay, overlay_path
 from tableref.calibration.homography import Intrinsics, parse_corners
+from tableref.calibration.resolution import check_resolution
 from tableref.errors import UserError
 
 
@@ -68,4 +69,5 @@ def run_calibrate(args: argparse.Namespace) -> int:
         lens = "fitted focal length, straight edges: no lens distortion"
     print(f"calibrated {cal.table} table ({cal.source} corners: {corners_text}; {lens})")
     print(f"wrote {out} and {overlay} (check the overlay: every hole and line should sit on the table)")
+    print(check_resolution(cal.spec, cal.to_pixels).message())
     return 0

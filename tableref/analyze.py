@@ -27,6 +27,7 @@ from typing import Any, TextIO
 import cv2
 import numpy as np
 
+from tableref.calibration.resolution import check_resolution
 from tableref.catalog import GAME_TABLE
 from tableref.errors import UserError
 from tableref.events import HumanInput, LogFormatError, TableEvent, read_log
@@ -158,6 +159,9 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
     total = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
     inputs = read_inputs(inputs_path)
     pipeline = VisionPipeline.create(table, calibration, detector)
+    resolution = check_resolution(pipeline.spec, pipeline.mapping.to_image)
+    if not resolution.ok:
+        print(resolution.message(), file=sys.stderr)
     feed = RefereeFeed(game, inputs) if game else None
     out_dir.mkdir(parents=True, exist_ok=True)
     writer = None
@@ -207,7 +211,7 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
     summary: dict[str, Any] = {
         "source": source, "table": table, "game": game, "frames": index, "fps": fps,
         "processing_fps": round(index / max(elapsed, 1e-6), 1), "events": dict(sorted(counts.items())),
-        "detector": detector,
+        "detector": detector, "camera_resolution": resolution.to_json(),
     }
     if feed is not None:
         summary["referee"] = feed.finish()
