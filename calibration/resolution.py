@@ -4,10 +4,11 @@ readers need.
 Why: a venue chooses the camera, its height and its zoom once, and every call afterwards depends
 on it. A card's suit at a venue camera's scale is a few pixels: on rendered card clips at about
 0.45 pixels a millimetre (a 1280x720 camera over the whole card table, cards about 40 pixels long)
-one black jack, queen or king in eight is read with the wrong black suit from a single view, and
-every card named wrong over whole hands was such a card on a clip at 0.39-0.48 px/mm; on fifteen
-1920x1080 hands at 0.54-0.85 px/mm (cards 47-75 pixels long) none was (README, measured figures).
-The need, 0.55, sits just under the lowest scale measured without a miss. Telling the venue at calibration time,
+one black jack, queen or king in eight is read with the wrong black suit from a single view. Over
+whole rendered hands, at the spot where each black court card lay: below 0.45 px/mm 6 of 12 were
+named wrong, from 0.45 to 0.6 px/mm 4 of 83 (all 1280x720 clips), from 0.6 px/mm up none of 41
+(1920x1080 clips, cards 53 pixels long and more; README, measured figures). The need is therefore
+0.6, taken at the far corner of the board, where a card may lie. Telling the venue at calibration time,
 with the figure and what to change, costs nothing; finding out from a disputed trick costs a match.
 
 The check takes the lowest scale over the area of play (the card board and the seats' play spots;
@@ -29,7 +30,7 @@ from tableref.calibration.spec import TableSpec
 
 #: Pixels a millimetre the readers need, per table, with the reason (see the module docstring).
 NEEDED_PX_PER_MM: dict[str, tuple[float, str]] = {
-    "cards": (0.55, "to tell the spade from the club on a black jack, queen or king"),
+    "cards": (0.6, "to tell the spade from the club on a black jack, queen or king"),
 }
 
 
@@ -62,7 +63,8 @@ class Resolution:
         if self.ok:
             return f"{text}; enough (needs {self.needed:.2f} {self.reason})"
         factor = self.needed / max(self.px_per_mm, 1e-9)
-        return (f"warning: {text}; the {self.table} table needs at least {self.needed:.2f} {self.reason}. "
+        name = "card" if self.table == "cards" else self.table
+        return (f"warning: {text}; the {name} table needs at least {self.needed:.2f} {self.reason}. "
                 f"Bring the camera {factor:.1f}x closer, zoom in, or use a camera with {factor:.1f}x the "
                 "pixels across (1920x1080 instead of 1280x720 is 1.5x); calls will be made, but more of "
                 "them wrong")

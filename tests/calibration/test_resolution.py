@@ -29,7 +29,7 @@ def test_a_card_table_seen_at_720p_scale_is_warned_with_what_to_change() -> None
     assert r.card_px == pytest.approx(37.0, abs=0.5)
     assert not r.ok
     text = r.message()
-    assert text.startswith("warning:") and "0.55" in text and "1.3x closer" in text and "1920x1080" in text
+    assert text.startswith("warning:") and "0.60" in text and "1.4x closer" in text and "1920x1080" in text
 
 
 def test_a_card_table_seen_at_1080p_scale_is_enough() -> None:
