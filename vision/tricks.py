@@ -64,6 +64,9 @@ TRICK_SIZE = 4
 CLEAR_FACE = 0.85
 #: A card taken back has left where it lay once its outline is this far from there.
 DEPART_MM = 10.0
+#: A resting card's outline jitter is measured over this many of its newest sightings (about the
+#: frames between its rest being found and its naming): older ones may be the hand's last approach.
+SCATTER_VIEWS = 8
 #: A gathered trick's pile lies this near the middle of where its cards were last seen.
 PILE_MM = 70.0
 
@@ -126,7 +129,8 @@ class _Card:
         The rest is dated more finely than it is found: the first frame from which the sightings
         stay within ``settle_mm`` of the rest's median place, or within two and a half times their
         typical scatter when the outline jitters more (a card half under another), so the last slow
-        millimetres of a hand laying the card do not count as rest. The place is taken from the
+        millimetres of a hand laying the card do not count as rest (the scatter is that of the newest
+        sightings, :data:`SCATTER_VIEWS`, which lie at rest). The place is taken from the
         views showing most of the card (``CLEAR_FACE``) when there are a few: a hand still on the
         card pulls its outline towards the hand.
         """
@@ -140,7 +144,8 @@ class _Card:
         ref = clear if len(clear) >= 3 else run  # a hand over the card pulls its outline: trust clear views
         x_rest = float(np.median([h[2] for h in ref]))
         y_rest = float(np.median([h[3] for h in ref]))
-        scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in ref]))
+        # the jitter of the rest itself: the newest sightings only, not the hand's last approach
+        scatter = float(np.median([math.hypot(h[2] - x_rest, h[3] - y_rest) for h in ref[:SCATTER_VIEWS]]))
         settled = self._run(max(settle_mm, 2.5 * scatter), min(slips, 1), (x_rest, y_rest))
         first = settled[-1] if settled else run[-1]
         return first[0], first[1]
@@ -434,6 +439,10 @@ class TrickBuilder:
                 continue
             if len(self._trick) >= TRICK_SIZE and all(frame - o.last_frame >= 3 for o in self._trick):
                 out.append(self._lift_trick())  # lifted, though not yet long gone: the next trick has begun
+                if c.role is not None:  # the lift found it to be the trick's pile, lifted with it
+                    done.add(c.key)
+                    c.pending = None
+                    continue
             if self._not_a_play(c, f0):
                 done.add(c.key)
                 c.pending = None
