@@ -176,6 +176,20 @@ def make_pipeline(kind: str, table_kind: str, source: Path | None,
     raise UserError(f"unknown pipeline {kind!r}; accepted: {', '.join(PIPELINES)}")
 
 
+def camera_status(pipeline: Any) -> dict[str, Any] | None:
+    """The camera's pixels a millimetre over the area of play against the table's need
+    (``calibration/resolution.py``), for the table's status: a venue adding a card table with its
+    camera too far learns it on the tablet, not from a disputed trick. None for a pipeline with no
+    calibration (a truth replay)."""
+    spec, mapping = getattr(pipeline, "spec", None), getattr(pipeline, "mapping", None)
+    if spec is None or mapping is None or not hasattr(mapping, "to_image"):
+        return None
+    from tableref.calibration.resolution import check_resolution
+
+    r = check_resolution(spec, mapping.to_image)
+    return {**r.to_json(), "message": r.message()}
+
+
 CALIBRATION_ACCEPTED = ("a JSON object as `tableref calibrate` writes it, with at least 'homography': an invertible "
                         "3x3 matrix of numbers (table mm to image pixels)")
 

@@ -28,7 +28,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from tableref.api.pipeline import FrameOutputLike, FramePipeline, make_pipeline, recorded_inputs
+from tableref.api.pipeline import (
+    FrameOutputLike,
+    FramePipeline,
+    camera_status,
+    make_pipeline,
+    recorded_inputs,
+)
 from tableref.api.session import TableSession
 from tableref.api.sources import Frame, SourceSpec, file_frames, live_frames
 from tableref.errors import UserError
@@ -116,6 +122,9 @@ class TableRunner:
             self.session.set_status(state="error", error=str(exc))
             return
         self.session.pipeline = pipeline.name
+        camera = camera_status(pipeline)
+        if camera is not None:
+            self.session.set_status(camera=camera)
         first = True
         while not self._stop:
             done: list[dict[str, Any]] = []

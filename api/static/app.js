@@ -154,8 +154,11 @@ function eventText(e) {
 
 function showStatus(s) {
   if (!s) return;
-  const text = s.state === "reconnecting" ? `source lost: retry ${s.attempt} in ${s.retry_in}s` : (s.error || s.state || "");
-  setPill("source", text, s.state === "playing" ? "ok" : (s.state === "error" ? "bad" : "warn"));
+  let text = s.state === "reconnecting" ? `source lost: retry ${s.attempt} in ${s.retry_in}s` : (s.error || s.state || "");
+  const far = s.camera && s.camera.ok === false;  // the camera too far for this table's reading
+  if (far) text += ` · camera too far: ${s.camera.px_per_mm} px/mm, needs ${s.camera.needed}`;
+  setPill("source", text, s.state === "playing" && !far ? "ok" : (s.state === "error" ? "bad" : "warn"));
+  $("source").title = (s.camera && s.camera.message) || "";
 }
 
 function onUpdate(u) {

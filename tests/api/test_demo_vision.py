@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from tableref.api import pipeline as pipeline_module
 from tableref.api.app import _demo_row, create_app
-from tableref.api.pipeline import TruthReplay, calibration_for_video, make_pipeline
+from tableref.api.pipeline import TruthReplay, calibration_for_video, camera_status, make_pipeline
 from tableref.api.settings import BUNDLED_SAMPLES, Settings
 from tableref.errors import UserError
 
@@ -102,6 +102,8 @@ def test_the_demo_tables_foul_arrives_through_the_vision_pipeline(tmp_path: Path
         assert snap["positions"] or any(m["type"] == "positions" for m in got)
         state = httpx.get(f"http://{host}/api/tables/demo/state", timeout=10).json()
         assert state["pipeline"] == "vision"
+        # the camera's scale is in the table's status (a ball table: no verdict)
+        assert state["status"]["camera"]["px_per_mm"] > 0.1 and state["status"]["camera"]["ok"] is True
         log = httpx.get(f"http://{host}/api/tables/demo/log", timeout=10).json()
         events = [r for r in log if r["kind"] == "event"]
         assert any(e["type"] == "pin_fall" and e["objects"] == ["pin-200"] for e in events)
@@ -202,3 +204,18 @@ def test_a_pipeline_that_breaks_stops_its_table_with_the_reason_and_the_server_s
         r = httpx.post(f"http://{host}/api/tables/demo/inputs", json={"input": "overrule"},
                        headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
         assert r.status_code == 200  # the referee still takes the tablet's inputs
+
+
+def test_a_card_table_whose_camera_is_too_far_says_so_in_its_status(tmp_path: Path) -> None:
+    # 1 m of table across 420 px: cards about 37 px long, too small for the black court suits
+    s = 0.42
+    calibration = {"homography": [[s, 0.0, 200.0], [0.0, s, 40.0], [0.0, 0.0, 1.0]]}
+    camera = camera_status(make_pipeline("vision", "cards", None, calibration))
+    assert camera is not None and camera["ok"] is False and camera["needed"] == 0.6
+    assert camera["px_per_mm"] == pytest.approx(0.42, abs=0.005)
+    assert "closer" in camera["message"]
+    near = {"homography": [[0.7, 0.0, 200.0], [0.0, 0.7, 40.0], [0.0, 0.0, 1.0]]}
+    near_camera = camera_status(make_pipeline("vision", "cards", None, near))
+    assert near_camera is not None and near_camera["ok"] is True
+    replay = TruthReplay(make_clip(tmp_path / "media", events=[]).with_suffix(".truth.json"))
+    assert camera_status(replay) is None  # a truth replay has no camera
