@@ -62,10 +62,11 @@ class Resolution:
             return text
         if self.ok:
             return f"{text}; enough (needs {self.needed:.2f} {self.reason})"
-        factor = self.needed / max(self.px_per_mm, 1e-9)
+        ratio = self.needed / max(self.px_per_mm, 1e-9)
+        factor = f"{ratio:.2f}" if ratio < 1.1 else f"{ratio:.1f}"  # never "1.0x closer"
         name = "card" if self.table == "cards" else self.table
         return (f"warning: {text}; the {name} table needs at least {self.needed:.2f} {self.reason}. "
-                f"Bring the camera {factor:.1f}x closer, zoom in, or use a camera with {factor:.1f}x the "
+                f"Bring the camera {factor}x closer, zoom in, or use a camera with {factor}x the "
                 "pixels across (1920x1080 instead of 1280x720 is 1.5x); calls will be made, but more of "
                 "them wrong")
 

@@ -32,6 +32,11 @@ def test_a_card_table_seen_at_720p_scale_is_warned_with_what_to_change() -> None
     assert text.startswith("warning:") and "0.60" in text and "1.4x closer" in text and "1920x1080" in text
 
 
+def test_a_camera_just_short_of_the_need_is_told_how_little_to_change() -> None:
+    cal = build_calibration(BLANK, "cards", _square(580.0))
+    assert "1.03x closer" in check_resolution(cal.spec, cal.to_pixels).message()
+
+
 def test_a_card_table_seen_at_1080p_scale_is_enough() -> None:
     cal = build_calibration(BLANK, "cards", _square(700.0))
     r = check_resolution(cal.spec, cal.to_pixels)
