@@ -54,6 +54,8 @@ def test_a_rendered_hand_analysed_end_to_end_scores_as_the_engine_does_on_the_tr
     summary = json.loads((out / "summary.json").read_text("utf-8"))
     assert summary["referee"]["scores"] == engine.scores()
     assert summary["referee"]["questions"] == 0  # nothing the referee could not apply
+    # a camera this far is below the card table's need: analyze says so (this hand is read right all the same)
+    assert summary["camera_resolution"]["ok"] is False and summary["camera_resolution"]["needed"] == 0.6
 
     # every trick's cards from the right seats, in order (so the lead is right too)
     found = load_events(out / "events.jsonl")
