@@ -15,7 +15,7 @@ instead of scoring from it. Corners outside the frame are fine (a camera may cro
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -254,6 +254,17 @@ def apply_homography(h: FloatArray, points: Sequence[Point] | FloatArray) -> Flo
     return np.asarray(out, dtype=np.float64)
 
 
+def numeric_scale(to_pixels: Callable[[FloatArray], FloatArray], point: Point, d: float = 5.0) -> float:
+    """Pixels per millimetre around a table point through any table-to-pixel map (a lens's
+    distortion included): the square root of its Jacobian's determinant, by central differences
+    ``d`` mm apart."""
+    x, y = point
+    pts = np.asarray(to_pixels(np.array([(x - d, y), (x + d, y), (x, y - d), (x, y + d)], np.float64)), np.float64)
+    jx = (pts[1] - pts[0]) / (2 * d)
+    jy = (pts[3] - pts[2]) / (2 * d)
+    return float(math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0])))
+
+
 def invert_homography(h: FloatArray) -> FloatArray:
     inv = np.linalg.inv(np.asarray(h, dtype=np.float64))
     return np.asarray(inv / inv[2, 2], dtype=np.float64)
@@ -326,9 +337,4 @@ class PlaneMapping:
         """Approximate raw pixels per mm near a table point (distortion included numerically)."""
         if self.camera is None:
             return local_scale(self.matrix, point_mm)
-        x, y = point_mm
-        d = 5.0
-        pts = self.to_pixels([(x - d, y), (x + d, y), (x, y - d), (x, y + d)])
-        jx = (pts[1] - pts[0]) / (2 * d)
-        jy = (pts[3] - pts[2]) / (2 * d)
-        return float(math.sqrt(abs(jx[0] * jy[1] - jx[1] * jy[0])))
+        return numeric_scale(self.to_pixels, point_mm)

@@ -19,13 +19,11 @@ no verdict.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from tableref.calibration.homography import numeric_scale
 from tableref.calibration.spec import TableSpec
 
 #: Pixels a millimetre the readers need, per table, with the reason (see the module docstring).
@@ -87,18 +85,9 @@ def area_of_play(spec: TableSpec) -> list[tuple[float, float]]:
     return [(m * lx, m * ly), ((1 - m) * lx, m * ly), ((1 - m) * lx, (1 - m) * ly), (m * lx, (1 - m) * ly)]
 
 
-def scale_at(to_pixels: ToPixels, point: tuple[float, float], d: float = 5.0) -> float:
-    """Pixels a millimetre around a table point: the square root of the mapping's Jacobian
-    determinant, taken numerically so that lens distortion counts."""
-    x, y = point
-    p = np.asarray(to_pixels(np.array([(x - d, y), (x + d, y), (x, y - d), (x, y + d)], np.float64)), np.float64)
-    jx, jy = (p[1] - p[0]) / (2 * d), (p[3] - p[2]) / (2 * d)
-    return math.sqrt(abs(float(jx[0] * jy[1] - jx[1] * jy[0])))
-
-
 def check_resolution(spec: TableSpec, to_pixels: ToPixels) -> Resolution:
     """The lowest scale over the area of play, against :data:`NEEDED_PX_PER_MM`."""
-    scale = min(scale_at(to_pixels, p) for p in area_of_play(spec))
+    scale = min(numeric_scale(to_pixels, p) for p in area_of_play(spec))
     needed, reason = NEEDED_PX_PER_MM.get(spec.name, (None, ""))
     card = spec.object_radius.get("card_h")
     return Resolution(spec.name, scale, needed, reason, card * scale if card else None)
