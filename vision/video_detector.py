@@ -499,8 +499,9 @@ class VideoDetector:
                           for c in circles], dtype=np.float64)  # the bare cloth (BGR) under each circle
         cloth_v = [float(v) for v in under.max(axis=1)]
         cloth_y = [float(v) for v in under @ (0.114, 0.587, 0.299)] if self.table == "pool" else None
+        cloth_h = _cloth_hues(under) if self.table == "pool" else None
         colours = ball_colours(image, [(float(x), float(y), c.r / view.scale) for (x, y), c in zip(pts, circles, strict=True)],
-                               cloth_v, cloth_luma=cloth_y)
+                               cloth_v, cloth_luma=cloth_y, cloth_hue=cloth_h)
         if self.table == "pool":
             wr = white_reference(colours)
             scores = [pool_scores(c, wr) for c in colours]
@@ -663,10 +664,19 @@ def _size_from_memory(sc: F64, memory: F64) -> F64:
     return out
 
 
+def _cloth_hues(under: F64) -> list[float]:
+    """OpenCV hue of the bare cloth (BGR rows), -1 where it is too grey to have one."""
+    hsv = cv2.cvtColor(np.clip(under, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    return [float(h) if sat >= 40 else -1.0 for h, sat, _ in hsv]
+
+
 def _view_kind(c: BallColour) -> int:
-    """+1 for a view that can only be a stripe (white caps spread around beside a clear colour),
-    -1 for one that can only be a solid (colour all over, hardly any white), else 0."""
+    """+1 for a view that can only be a stripe (white caps spread around beside a clear colour, or
+    a white cap ringed all round by its band), -1 for one that can only be a solid (colour all
+    over, hardly any white), else 0."""
     if 0.25 <= c.white <= 0.85 and c.sat >= 0.1 and c.white_spread >= 0.18 and c.hue >= 0:
+        return 1
+    if c.white >= 0.35 and c.rim_cover >= 0.75 and c.rim_hue >= 0:
         return 1
     if c.white < 0.1 and c.sat >= 0.6 and c.hue >= 0:
         return -1

@@ -47,6 +47,18 @@ class BallColour:
     brightness: float  # mean V of the disc relative to the cloth's V
     white_value: float  # mean V of the white pixels relative to the cloth's V (0 when none)
     white_spread: float  # second moment of the white pixels about their centroid / r^2
+    rim_cover: float = 0.0  # share of the eight sectors of the disc's rim that show a ball colour
+    rim_hue: float = -1.0  # circular-mean hue of that rim colour (-1 when none)
+    cloth_hue: float = -1.0  # the bare cloth's hue under the disc, when known (-1: unknown or grey)
+
+
+#: The rim ring, in radii: a stripe lying with a white cap towards the camera shows its band only
+#: there, all round, as a thin coloured ring that the reading inside 0.9 of the radius hardly sees.
+RIM_RING = (0.7, 1.0)
+#: A rim pixel counts as ball colour when saturated and this far (OpenCV hue) from the cloth's hue:
+#: the cloth seen past a slightly large radius, and its reflection on the ball's limb, do not.
+RIM_CLOTH_GAP = 15.0
+RIM_SECTORS = 8
 
 
 _DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
@@ -66,7 +78,8 @@ def _disc(radius: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
 
 
 def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth_v: Sequence[float],
-                 inner: float = 0.9, cloth_luma: Sequence[float] | None = None) -> list[BallColour]:
+                 inner: float = 0.9, cloth_luma: Sequence[float] | None = None,
+                 cloth_hue: Sequence[float] | None = None) -> list[BallColour]:
     """Colour evidence for discs ``(x, y, radius)`` in full-resolution pixels of ``image``.
 
     ``cloth_v``: the bare cloth's HSV value (0-255) under each disc, the brightness reference.
@@ -75,12 +88,17 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     strongest channel alone (a blue cloth's blue), far brighter than its luminance, while the
     white of a ball's far side, turned from the lamp, is grey; against the value it would count
     as nothing, and a stripe whose white caps lie on its shaded sides would read as a solid.
-    All discs are read in one pass (one gather, one colour conversion, per-disc sums).
+    ``cloth_hue``: the bare cloth's hue (OpenCV, -1 when the cloth is unsaturated) under each
+    disc, when known: then the rim ring is read too (``rim_cover``, ``rim_hue``; see
+    :data:`RIM_RING`). All discs are read in one pass (one gather, one colour conversion,
+    per-disc sums).
     """
     if not centres:
         return []
     h, w = image.shape[:2]
-    offs = [_disc(max(1.5, inner * r)) for _, _, r in centres]
+    rim = cloth_hue is not None
+    # The reading disc (``inner``) and, with the rim, the whole disc: one gather of the larger.
+    offs = [_disc(max(1.5, (max(inner, RIM_RING[1]) if rim else inner) * r)) for _, _, r in centres]
     counts = np.array([len(o[0]) for o in offs])
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     dy = np.concatenate([o[0] for o in offs])
@@ -94,24 +112,33 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     ref_w = ref if cloth_luma is None else \
         np.repeat(np.maximum(20.0, np.minimum(np.asarray(cloth_luma, dtype=np.float32),
                                               np.asarray(cloth_v, dtype=np.float32))), counts)
-    white = (ss < 75) & (vv > 1.05 * ref_w)
+    d2 = (dx * dx + dy * dy).astype(np.float32)
+    if rim:  # the same pixels as a disc of the reading radius (quarter-pixel steps, as _disc)
+        r_in = np.repeat([round(max(1.5, inner * r) * 4) / 4 for _, _, r in centres], counts).astype(np.float32)
+        inside = d2 <= r_in * r_in
+    else:
+        inside = np.ones(len(d2), dtype=bool)
+    white = (ss < 75) & (vv > 1.05 * ref_w) & inside
     lit = white & (vv > 1.05 * ref)  # white in the light: the brightness reference of white
     # a saturated pixel keeps its hue even in shade (a maroon band on a shaded rim)
-    sat = (ss >= 90) & ~white & ((vv >= 0.55 * ref) | ((ss >= 150) & (vv >= 0.25 * ref)))
-    dark = (vv < 0.55 * ref) & ~sat
+    sat = (ss >= 90) & ~white & ((vv >= 0.55 * ref) | ((ss >= 150) & (vv >= 0.25 * ref))) & inside
+    dark = (vv < 0.55 * ref) & ~sat & inside
     ang = hh * np.float32(math.pi / 90.0)
 
     def per(values: NDArray[np.floating] | NDArray[np.bool_]) -> NDArray[np.float64]:
         return np.add.reduceat(np.asarray(values, dtype=np.float64), starts)
 
-    n_w, n_d, n_s, v_sum = per(white), per(dark), per(sat), per(vv)
+    rim_cover, rim_hue = _rim(centres, counts, dx, dy, d2, hh, ss, vv, ref, ang, cloth_hue) if cloth_hue is not None \
+        else (np.zeros(len(centres)), np.full(len(centres), -1.0))
+    n_in = per(inside)
+    n_w, n_d, n_s, v_sum = per(white), per(dark), per(sat), per(np.where(inside, vv, 0))
     wx, wy = per(np.where(white, dx, 0)), per(np.where(white, dy, 0))
     wxx, wyy = per(np.where(white, dx * dx, 0)), per(np.where(white, dy * dy, 0))
     wv, n_lit, wv_lit = per(np.where(white, vv, 0)), per(lit), per(np.where(lit, vv, 0))
     sc, sn, sv = per(np.where(sat, np.cos(ang), 0)), per(np.where(sat, np.sin(ang), 0)), per(np.where(sat, vv, 0))
     out: list[BallColour] = []
     for i, ((_, _, r), cv) in enumerate(zip(centres, cloth_v, strict=True)):
-        n = float(counts[i])
+        n = float(n_in[i])
         rf = max(20.0, float(cv))
         if n_w[i] >= 3:
             mx, my = wx[i] / n_w[i], wy[i] / n_w[i]
@@ -127,8 +154,39 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
         else:
             hue, spread, sat_v = -1.0, 1.0, 0.0
         out.append(BallColour(float(n_w[i]) / n, float(n_d[i]) / n, float(n_s[i]) / n, hue, spread, sat_v,
-                              float(v_sum[i]) / n / rf, white_v, spread_w))
+                              float(v_sum[i]) / n / rf, white_v, spread_w, float(rim_cover[i]), float(rim_hue[i]),
+                              float(cloth_hue[i]) if cloth_hue is not None else -1.0))
     return out
+
+
+def _rim(centres: Sequence[tuple[float, float, float]], counts: NDArray[np.int_],
+         dx: NDArray[np.intp], dy: NDArray[np.intp], d2: NDArray[np.float32], hh: NDArray[np.float32],
+         ss: NDArray[np.float32], vv: NDArray[np.float32], ref: NDArray[np.float32], ang: NDArray[np.float32],
+         cloth_hue: Sequence[float]) -> tuple[F64, F64]:
+    """Per disc: the share of its rim's eight sectors in which at least a third of the ring's
+    pixels show a ball colour, and that colour's mean hue.
+
+    Why sectors: a ball touching another, or a coloured shadow, colours one side of the rim; a
+    stripe's band seen round a white cap colours all of it.
+    """
+    n = len(centres)
+    rad = np.repeat([max(1.5, r) for _, _, r in centres], counts).astype(np.float32)
+    ring = (d2 > (RIM_RING[0] * rad) ** 2) & (d2 <= (RIM_RING[1] * rad) ** 2)
+    ch = np.repeat(np.asarray(cloth_hue, dtype=np.float32), counts)
+    gap = np.abs(hh - ch) % 180.0
+    gap = np.minimum(gap, 180.0 - gap)
+    colour = ring & (ss >= 90) & (vv >= 0.25 * ref) & ((ch < 0) | (gap > RIM_CLOTH_GAP))
+    disc_of = np.repeat(np.arange(n), counts)
+    sector = ((np.arctan2(dy, dx) + math.pi) * (RIM_SECTORS / (2 * math.pi))).astype(np.intp) % RIM_SECTORS
+    cell = disc_of * RIM_SECTORS + sector
+    in_ring = np.bincount(cell[ring], minlength=n * RIM_SECTORS).reshape(n, RIM_SECTORS)
+    coloured = np.bincount(cell[colour], minlength=n * RIM_SECTORS).reshape(n, RIM_SECTORS)
+    cover = ((coloured >= np.maximum(1, in_ring / 3.0)) & (in_ring > 0)).sum(axis=1) / RIM_SECTORS
+    c = np.bincount(disc_of[colour], weights=np.cos(ang[colour]), minlength=n)
+    s_ = np.bincount(disc_of[colour], weights=np.sin(ang[colour]), minlength=n)
+    k = np.bincount(disc_of[colour], minlength=n)
+    hue = np.where(k >= 3, (np.degrees(np.arctan2(s_, c)) % 360.0) / 2.0, -1.0)
+    return cover.astype(np.float64), hue.astype(np.float64)
 
 
 def hue_gap(a: float, b: float) -> float:
@@ -147,12 +205,16 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     """Confidence in [0, 1] for each number 0..15 from one view of a ball.
 
     ``white_ref``: :func:`white_reference` of the frame; with it the maroon 7 is told from the
-    red 3 by how bright its colour is next to white (about 0.5 against 0.85).
+    red 3 by how bright its colour is next to white (:func:`maroon_fit`).
     """
     s = np.zeros(16, dtype=np.float64)
     colourless = max(0.0, 1.0 - c.sat / 0.12)
-    s[0] = float(np.clip((c.white - 0.55) / 0.3, 0.0, 1.0)) * colourless
+    # A white disc ringed all round by one ball colour is a stripe with a cap towards the camera,
+    # not the cue ball (whose limb shows only the cloth's reflection and shade).
+    cap = float(np.clip((c.rim_cover - 0.2) / 0.3, 0.0, 1.0)) if c.rim_hue >= 0 and c.white >= 0.35 else 0.0
+    s[0] = float(np.clip((c.white - 0.55) / 0.3, 0.0, 1.0)) * colourless * (1.0 - cap)
     s[8] = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * max(0.0, 1.0 - c.sat / 0.35)
+    dark_fit = maroon_fit(c, white_ref)
     if c.hue >= 0:
         # a stripe's white lies in two caps on opposite sides (a wide spread); a solid's in its
         # number disc (compact)
@@ -160,19 +222,59 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
         if c.white < 0.45:
             stripe *= float(np.clip((c.white_spread - 0.06) / 0.12, 0.0, 1.0))
         amount = min(1.0, c.sat / 0.2) * (1.0 - min(1.0, c.hue_spread * 2.0))
-        for n, hue in POOL_HUE.items():
-            fit = max(0.0, 1.0 - hue_gap(c.hue, hue) / 12.0)
-            if n in (3, 7):
-                # the red and the maroon share a hue: the maroon is the darker
-                # the maroon is darker next to white and a little more orange than the red
-                rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
-                signed = (c.hue + 90.0) % 180.0 - 90.0
-                dark_fit = 0.75 * float(np.clip((0.7 - rel) / 0.14, 0.0, 1.0)) + \
-                    0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
-                fit *= (0.4 + 0.6 * dark_fit) if n == 7 else (0.4 + 0.6 * (1.0 - dark_fit))
+        for n in POOL_HUE:
+            fit = _hue_fit(c.hue, n) * _red_split(n, dark_fit)
             s[n] = fit * amount * (1.0 - stripe)
             s[n + 8] = fit * amount * stripe
+    if cap > 0:
+        for n in POOL_HUE:
+            s[n + 8] = max(s[n + 8], cap * _hue_fit(c.rim_hue, n, c.cloth_hue) * _red_split(n, dark_fit))
     return s
+
+
+def maroon_fit(c: BallColour, white_ref: float) -> float:
+    """How much a red-hued view looks like the maroon (7, 15) rather than the red (3, 11), 0-1.
+
+    Mostly brightness: the maroon's saturated pixels are about half as bright as the white
+    caps and number discs of the same frame, the red's about 0.8 (over our development clips,
+    medians 0.44-0.46 against 0.78-0.80; even odds at 0.58, where the two overlap). The ramp is
+    wide and never flat in between, so that of two red-hued balls in one frame the darker always
+    leans maroon more, and the one-of-each assignment (:func:`assign_unique`) gives the maroon to the darker when both are on the table.
+    A quarter is the maroon's slight lean to orange.
+    """
+    if c.hue < 0:
+        return 0.5
+    rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
+    signed = (c.hue + 90.0) % 180.0 - 90.0
+    return 0.75 * float(np.clip((0.88 - rel) / 0.45, 0.0, 1.0)) + 0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
+
+
+def _red_split(n: int, dark_fit: float) -> float:
+    if n == 7:
+        return 0.4 + 0.6 * dark_fit
+    if n == 3:
+        return 0.4 + 0.6 * (1.0 - dark_fit)
+    return 1.0
+
+
+def _hue_fit(hue: float, n: int, cloth_hue: float = -1.0) -> float:
+    """How well a measured hue fits number ``n``'s colour (1 at the nominal hue, 0 at 12 away).
+
+    The red and the maroon share a hue (their nominal hues lie 4 degrees apart, less than one
+    set's maroon differs from another's), so both take the gap to the nearer of the two and
+    brightness tells them apart. With ``cloth_hue`` (a thin band on the rim, its pixels mixed
+    with the cloth's), a hue lying between the colour's and the cloth's counts a third of its gap.
+    """
+    if hue < 0:
+        return 0.0
+    nominal = (POOL_HUE[3], POOL_HUE[7]) if n in (3, 7) else (POOL_HUE[n],)
+    best = 1.0
+    for h in nominal:
+        gap = hue_gap(hue, h)
+        if cloth_hue >= 0 and hue_gap(h, hue) + hue_gap(hue, cloth_hue) <= hue_gap(h, cloth_hue) + 1e-6:
+            gap /= 3.0  # on the way from the colour to the cloth: a mixture of the two
+        best = min(best, gap / 12.0)
+    return max(0.0, 1.0 - best)
 
 
 def assign_unique(scores: Sequence[F64], floor: float = 0.02) -> list[tuple[int, float]]:

@@ -1,0 +1,87 @@
+"""Pool numbers from colour: the cue ball against a stripe showing its cap, the red against the maroon."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tableref.vision.video_identity import BallColour, assign_unique, ball_colours, maroon_fit, pool_scores
+
+CLOTH_BGR = (150, 60, 70)  # a blue-violet cloth
+MAROON_BGR = (30, 35, 125)
+
+
+def _cloth_hue() -> float:
+    return float(cv2.cvtColor(np.uint8([[CLOTH_BGR]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+
+
+def _scene(ring_from: float | None, neighbour: bool = False) -> np.ndarray:
+    """A white ball of radius 10 px at (30, 30) on the cloth; with ``ring_from`` its band shows as a
+    maroon ring from that fraction of the radius to the limb; ``neighbour``: a maroon ball touching
+    it on the right."""
+    img = np.zeros((60, 60, 3), np.uint8)
+    img[:] = CLOTH_BGR
+    yy, xx = np.mgrid[0:60, 0:60]
+    if neighbour:
+        img[(xx - 50) ** 2 + (yy - 30) ** 2 <= 100] = MAROON_BGR
+    d2 = (xx - 30) ** 2 + (yy - 30) ** 2
+    img[d2 <= 100] = (225, 228, 230)
+    if ring_from is not None:
+        img[(d2 <= 100) & (d2 > (10 * ring_from) ** 2)] = MAROON_BGR
+    return cv2.GaussianBlur(img, (3, 3), 0.8)
+
+
+def _read(img: np.ndarray) -> BallColour:
+    v = float(max(CLOTH_BGR))
+    luma = 0.114 * CLOTH_BGR[0] + 0.587 * CLOTH_BGR[1] + 0.299 * CLOTH_BGR[2]
+    return ball_colours(img, [(30.0, 30.0, 10.0)], [v], cloth_luma=[luma], cloth_hue=[_cloth_hue()])[0]
+
+
+def test_a_stripe_lying_cap_up_is_not_the_cue_ball() -> None:
+    """A stripe whose pole faces the camera shows a white disc with its band as a ring at the
+    limb; the reading inside 0.9 of the radius sees mostly white. The ring, all round, names it."""
+    cap = _read(_scene(ring_from=0.8))
+    assert cap.white > 0.6 and cap.rim_cover >= 0.75
+    scores = pool_scores(cap, white_ref=cap.white_value)
+    assert scores[0] < 0.1
+    assert int(np.argmax(scores)) in (11, 15)
+
+
+def test_the_cue_ball_touching_a_coloured_ball_stays_the_cue_ball() -> None:
+    """A neighbour's colour on one side of the rim is not a band all round."""
+    cue = _read(_scene(ring_from=None, neighbour=True))
+    assert cue.rim_cover <= 0.25
+    scores = pool_scores(cue, white_ref=cue.white_value)
+    assert int(np.argmax(scores)) == 0 and scores[0] > 0.8
+
+
+def test_bare_cue_ball_rim_shows_no_colour() -> None:
+    cue = _read(_scene(ring_from=None))
+    assert cue.rim_cover == 0.0 and int(np.argmax(pool_scores(cue, white_ref=cue.white_value))) == 0
+
+
+def _stripe(sat_value: float, hue: float = 177.0) -> BallColour:
+    return BallColour(white=0.5, dark=0.0, sat=0.4, hue=hue, hue_spread=0.05, sat_value=sat_value,
+                      brightness=1.5, white_value=2.4, white_spread=0.3)
+
+
+def test_of_two_red_stripes_the_darker_is_the_15() -> None:
+    """Both read darker than a red usually does (their bands lie on shaded sides), yet one set has
+    one 11 and one 15: the darker takes the 15 whatever the absolute brightness."""
+    white_ref = 2.4
+    brighter, darker = _stripe(0.50 * white_ref), _stripe(0.33 * white_ref)
+    assert maroon_fit(darker, white_ref) > maroon_fit(brighter, white_ref)
+    for pair, expected in (((brighter, darker), [11, 15]), ((darker, brighter), [15, 11])):
+        labels = assign_unique([pool_scores(c, white_ref) for c in pair])
+        assert [n for n, _ in labels] == expected
+
+
+def test_red_and_maroon_are_told_by_brightness_not_by_a_few_degrees_of_hue() -> None:
+    """A maroon solid whose hue reads as red's (a lamp, another maker's dye) is still the 7."""
+    white_ref = 2.4
+    maroon = BallColour(white=0.05, dark=0.05, sat=0.85, hue=177.5, hue_spread=0.02, sat_value=0.42 * white_ref,
+                        brightness=0.8, white_value=2.2, white_spread=0.05)
+    red = BallColour(white=0.05, dark=0.01, sat=0.9, hue=3.0, hue_spread=0.02, sat_value=0.82 * white_ref,
+                     brightness=1.4, white_value=1.4, white_spread=0.05)
+    assert int(np.argmax(pool_scores(maroon, white_ref))) == 7
+    assert int(np.argmax(pool_scores(red, white_ref))) == 3
