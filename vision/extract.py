@@ -83,6 +83,11 @@ class EventExtractor:
         #: id -> hitter's place, own rest place, hitter's speed and when, for an object knocked off its rest
         self._knocked: dict[str, tuple[float, float, float, float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
+        #: ids seen with their centre over the playing surface: only such a ball can be potted. A
+        #: "ball" found only past the cushions (a ball resting on the rail, a pocket's jaw or a
+        #: pocketed ball in its net read as one) that vanishes by a pocket went nowhere.
+        self._on_bed: set[str] = set()
+        self._railed: set[str] = set()  # ids first seen past the cushions, not yet set on the cloth
         self._cushions: tuple[Cushion, ...] = spec.cushions
         self._pending: _PendingStart | None = None
 
@@ -102,6 +107,8 @@ class EventExtractor:
         self._update_anchors(visible, t, frame)
         for tr in visible:
             if tr.status == TrackStatus.VISIBLE:
+                if self._on_cloth(tr):
+                    self._on_bed.add(tr.id)
                 h = self._hist.setdefault(tr.id, [])
                 h.append((t, frame, tr.x, tr.y))
                 del h[:-16]
@@ -160,6 +167,7 @@ class EventExtractor:
     # -- shot start and rest --------------------------------------------------------------------
     def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
+                  and tr.id not in self._railed  # a ball on the rail is carried, not struck
                   and self._last_t - self._seen_at.get(tr.id, -1e9)
                   <= (self.p.hidden_strike_s if tr.label == "striker" else self.p.smear_strike_s) + 1e-9
                   and self._quiet_for(tr) >= self.p.struck_still_s
@@ -445,6 +453,10 @@ class EventExtractor:
     def _ends(self, balls: list[Track], t: float, frame: int) -> list[TableEvent]:
         events: list[TableEvent] = []
         for tr in balls:
+            if tr.status in (TrackStatus.POTTED, TrackStatus.REMOVED, TrackStatus.OFF_TABLE) and \
+                    tr.id not in self._on_bed:
+                self._forget(tr.id)  # never on the table: nothing happened to the table
+                continue
             if tr.status == TrackStatus.POTTED:
                 when = drop_time(self.spec, tr, self._prev.get(tr.id), t)
                 data = {} if self.in_shot else {"late": True}
@@ -478,13 +490,14 @@ class EventExtractor:
         events: list[TableEvent] = []
         L, W = self.spec.length_mm, self.spec.width_mm
         for tr in visible:
-            if tr.left_t is not None and tr.id not in self._off and tr.status == TrackStatus.VISIBLE:
+            if tr.left_t is not None and tr.id not in self._off and tr.status == TrackStatus.VISIBLE \
+                    and tr.id in self._on_bed:
                 events.append(TableEvent(t=tr.left_t, frame=_frame_at(self._frame_t, tr.left_t, frame),
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": True}))
                 continue
             outside = tr.x < -self.p.off_margin_mm or tr.y < -self.p.off_margin_mm or \
                 tr.x > L + self.p.off_margin_mm or tr.y > W + self.p.off_margin_mm
-            if outside and tr.id not in self._off:
+            if outside and tr.id not in self._off and tr.id in self._on_bed:
                 self._off[tr.id] = self._prev[tr.id].t if tr.id in self._prev else t
             elif not outside and tr.id in self._off and tr.status == TrackStatus.VISIBLE:
                 left = self._off.pop(tr.id)
@@ -497,7 +510,17 @@ class EventExtractor:
         for tr in balls:
             if tr.status != TrackStatus.VISIBLE:
                 continue
+            if tr.id in self._railed:  # first seen on the rail: placed when set at rest on the cloth
+                if self._on_cloth(tr) and tr.speed < self.p.rest_speed:
+                    self._railed.discard(tr.id)
+                    events.append(TableEvent(t=t, frame=frame, type=EventType.PLACED, objects=(tr.id,),
+                                             data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
+                    self._rest_pos[tr.id] = (tr.x, tr.y)
+                continue
             if tr.id not in self._prev and tr.id not in self._rest_pos:
+                if not self._on_cloth(tr):
+                    self._railed.add(tr.id)  # on the rail, not on the table (or not a ball at all)
+                    continue
                 if self._start_t is not None and t - self._start_t < self.p.warmup_s:
                     self._rest_pos[tr.id] = (tr.x, tr.y)  # on the table from the start
                     continue
@@ -517,7 +540,15 @@ class EventExtractor:
                 self._rest_pos[tr.id] = (tr.x, tr.y)
         return events
 
+    def _on_cloth(self, tr: Track) -> bool:
+        """Centre over the playing surface, or within a radius past a cushion's nose (a ball on a
+        pocket's lip): a centre further out is in a pocket, in the air, or on the rail."""
+        m = tr.radius_mm
+        return -m <= tr.x <= self.spec.length_mm + m and -m <= tr.y <= self.spec.width_mm + m
+
     def _forget(self, track_id: str) -> None:
+        self._on_bed.discard(track_id)
+        self._railed.discard(track_id)
         self._knocked.pop(track_id, None)
         self._prev.pop(track_id, None)
         self._rest_pos.pop(track_id, None)

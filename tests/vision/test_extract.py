@@ -159,3 +159,26 @@ def test_a_ball_struck_out_of_a_cluster_starts_its_shot_a_frame_late() -> None:
     starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
     assert [e.objects for e in starts] == [("ball-4",)]
     assert starts[0].frame is not None and abs(starts[0].frame - 39) <= 1
+
+
+def test_a_ball_seen_only_on_the_rail_is_neither_placed_nor_potted() -> None:
+    """Something read as a ball 65 mm past the left cushion's nose, beside the top-left pocket (a
+    ball resting on the rail, or the pocket's jaw), then gone: nothing happened on the table. A
+    ball's centre can lie at most a radius past a nose while on the cloth (on a pocket's lip)."""
+    cue = [("ball-0", 800.0, 600.0)]
+    frames = [list(cue) for _ in range(30)] + [[*cue, ("ball-2", -65.0, 46.0)] for _ in range(20)] + \
+        [list(cue) for _ in range(30)]
+    found = _pool_run(frames)
+    assert not [e for e in found if e.type in (EventType.PLACED, EventType.POT, EventType.OFF_TABLE,
+                                                 EventType.REMOVED)], found
+
+
+def test_a_ball_taken_from_the_rail_is_placed_where_it_is_set_on_the_cloth() -> None:
+    """Ball in hand: picked up off the rail and set down on the cloth; ``placed`` says where on
+    the cloth, not where the rail was."""
+    cue = [("ball-0", 800.0, 600.0)]
+    path = [(-80.0 + 20.0 * k, 400.0) for k in range(12)]  # carried from the rail onto the cloth
+    frames = [list(cue) for _ in range(30)] + [[*cue, ("ball-9", -80.0, 400.0)] for _ in range(10)] + \
+        [[*cue, ("ball-9", x, y)] for x, y in path] + [[*cue, ("ball-9", 140.0, 400.0)] for _ in range(20)]
+    placed = [e for e in _pool_run(frames) if e.type is EventType.PLACED]
+    assert len(placed) == 1 and placed[0].data["position"][0] >= 0.0, placed
