@@ -237,16 +237,18 @@ def maroon_fit(c: BallColour, white_ref: float) -> float:
 
     Mostly brightness: the maroon's saturated pixels are about half as bright as the white
     caps and number discs of the same frame, the red's about 0.8 (over our development clips,
-    medians 0.44-0.46 against 0.78-0.80; even odds at 0.58, where the two overlap). The ramp is
-    wide and never flat in between, so that of two red-hued balls in one frame the darker always
-    leans maroon more, and the one-of-each assignment (:func:`assign_unique`) gives the maroon to the darker when both are on the table.
-    A quarter is the maroon's slight lean to orange.
+    medians 0.44-0.46 against 0.78-0.80; even odds at 0.52). Where the light is dim both read
+    darker (a red at 0.53 beside a maroon at 0.35), so no fixed line splits every table. The ramp
+    is wide and never flat in between, so that of two red-hued balls in one frame the darker
+    always leans maroon more, and the one-of-each assignment (:func:`assign_unique`) gives the
+    maroon to the darker when both are on the table. A quarter is the maroon's slight lean to
+    orange.
     """
     if c.hue < 0:
         return 0.5
     rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
     signed = (c.hue + 90.0) % 180.0 - 90.0
-    return 0.75 * float(np.clip((0.88 - rel) / 0.45, 0.0, 1.0)) + 0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
+    return 0.75 * float(np.clip((0.85 - rel) / 0.5, 0.0, 1.0)) + 0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
 
 
 def _red_split(n: int, dark_fit: float) -> float:
