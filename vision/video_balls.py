@@ -29,6 +29,7 @@ serves every table, camera height and tilt.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -205,7 +206,8 @@ class ObjectFinder:
         self._hough_cache: dict[tuple[object, ...], tuple[U8, list[tuple[float, float, float]]]] = {}
         self._hough_used: set[tuple[object, ...]] = set()
 
-    def find(self, mask: U8, image: U8, changed: U8 | None = None) -> list[Circle]:
+    def find(self, mask: U8, image: U8, changed: U8 | None = None,
+             known: Sequence[tuple[float, float]] = (), known_votes: float | None = None) -> list[Circle]:
         """Objects in ``mask`` (0/255 work pixels); ``image`` is the full-resolution frame.
 
         Also keeps, in :attr:`streaks`, ball-wide capsules cut out of crowded pieces (a ball struck
@@ -214,6 +216,11 @@ class ObjectFinder:
 
         ``changed`` (0/255, optional): pixels that differ from the empty table in any way, shading
         included; circles with many votes may rest on it instead of on ``mask``.
+
+        ``known`` (work px) and ``known_votes``: where an object was found a frame ago, a faint
+        piece needs only ``known_votes`` (hysteresis): a ball of the cloth's own colour at rest
+        shows the same weak outline frame after frame, and losing it every few frames would make
+        it vanish and reappear, while a new faint circle elsewhere still needs ``faint_votes``.
         """
         p = self.p
         self._hough_cache = {k: v for k, v in self._hough_cache.items() if k in self._hough_used}
@@ -226,6 +233,7 @@ class ObjectFinder:
         crowd: list[tuple[float, float, float]] = []
         crowded: list[tuple[Piece, float]] = []
         faint: list[tuple[float, float, float]] = []
+        need: dict[tuple[float, float], float] = {}  # faint circles found with fewer votes than faint_votes
         for pc in found:
             r = float(self.radius_map[min(int(pc.cy), mask.shape[0] - 1), min(int(pc.cx), mask.shape[1] - 1)])
             disc = math.pi * r * r
@@ -235,11 +243,13 @@ class ObjectFinder:
             own = labels[y0:y1, x0:x1] == pc.label
             if pc.area < p.min_area * disc:
                 # a highlight or a number disc alone: a ball of nearly the cloth's colour?
-                faint.extend(self._faint(image, pc, r))
+                faint.extend(self._faint(image, pc, r, self._votes_at(pc, r, known, known_votes), need))
                 continue
             d = np.where(own, dist[y0:y1, x0:x1], 0.0)
             peak = float(d.max())
             if peak < p.min_width * r:
+                if pc.area < disc:  # a ball's lit crescent, too thin for a disc: searched as faint
+                    faint.extend(self._faint(image, pc, r, self._votes_at(pc, r, known, known_votes), need))
                 continue
             big = max(p.sizes)
             round_enough = pc.area <= p.single_fill * math.pi * peak * peak  # not two discs side by side
@@ -267,7 +277,7 @@ class ObjectFinder:
         support = mask if changed is None else changed
         found_circles = singles + self._validate(crowd, mask, singles, support=support)
         found_circles = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support)
-        found_circles += self._validate(faint, mask, found_circles, faint=True, support=support)
+        found_circles += self._validate(faint, mask, found_circles, faint=True, support=support, need=need)
         self.streaks = self._streaks(labels, crowded, found_circles)
         return found_circles
 
@@ -294,16 +304,26 @@ class ObjectFinder:
             out = [c for c in out if c not in inside or c.unexplained <= self.p.max_unexplained]
         return out
 
-    def _faint(self, image: U8, pc: Piece, r: float) -> list[tuple[float, float, float]]:
-        """Strong circles of the expected size around a small piece of foreground."""
+    def _votes_at(self, pc: Piece, r: float, known: Sequence[tuple[float, float]], known_votes: float | None) -> float:
+        if known_votes is not None and any(math.hypot(x - pc.cx, y - pc.cy) < 1.5 * r for x, y in known):
+            return min(known_votes, self.p.faint_votes)
+        return self.p.faint_votes
+
+    def _faint(self, image: U8, pc: Piece, r: float, votes: float,
+               need: dict[tuple[float, float], float]) -> list[tuple[float, float, float]]:
+        """Strong circles of the expected size around a small piece of foreground (``votes``
+        each; one found with fewer than ``faint_votes`` is noted in ``need``)."""
         x0, y0, x1, y1 = pc.box
         g = int(math.ceil(1.3 * r))
         h, w = self.centre_mask.shape
         bx0, by0 = max(0, x0 - g), max(0, y0 - g)
         bx1, by1 = min(w, x1 + g), min(h, y1 + g)
         area = np.ones((by1 - by0, bx1 - bx0), dtype=bool)
-        got = self._hough(image, area, bx0, by0, r, min_votes=self.p.faint_votes)
-        return [(x, y, v) for x, y, v in got if math.hypot(x - pc.cx, y - pc.cy) < 0.85 * r]
+        got = self._hough(image, area, bx0, by0, r, min_votes=votes)
+        out = [(x, y, v) for x, y, v in got if math.hypot(x - pc.cx, y - pc.cy) < 0.85 * r]
+        if votes < self.p.faint_votes:
+            need.update({(x, y): votes for x, y, _ in out})
+        return out
 
     def _streaks(self, labels: I32, crowded: list[tuple[Piece, float]], circles: list[Circle]) -> list[Circle]:
         """Ball-wide capsules in crowded pieces once found discs and thin parts are removed."""
@@ -492,18 +512,20 @@ class ObjectFinder:
         return np.column_stack(out).astype(np.float64)
 
     def _validate(self, crowd: list[tuple[float, float, float]], mask: U8, singles: list[Circle],
-                  faint: bool = False, support: U8 | None = None) -> list[Circle]:
+                  faint: bool = False, support: U8 | None = None,
+                  need: dict[tuple[float, float], float] | None = None) -> list[Circle]:
         """Keep crowd candidates that are covered, spaced like balls and explain their ring.
 
-        A circle with many votes (``faint_votes``) needs only ``faint_cover`` of its disc in the
-        foreground: a ball of the cloth's own colour shows only its highlight, number and rim.
+        A circle with many votes (``faint_votes``, or what ``need`` says for a faint circle found
+        where an object was a frame ago) needs only ``faint_cover`` of its disc in the foreground: a ball of the cloth's own colour shows only its highlight, number and rim.
         Spacing is measured on the table when the view is calibrated: a steep view foreshortens
         the image distance between touching balls, never their silhouettes.
         """
         p = self.p
         h, w = mask.shape
+        need = need or {}
         cands = [c for c in sorted(crowd, key=lambda c: -c[2])
-                 if self._may_centre(c[0], c[1]) and not (faint and c[2] < p.faint_votes)]
+                 if self._may_centre(c[0], c[1]) and not (faint and c[2] < need.get((c[0], c[1]), p.faint_votes))]
         if not cands:
             return []
         cx = np.array([c[0] for c in cands])
@@ -529,7 +551,7 @@ class ObjectFinder:
                 if np.any(d < 0.8 * (fixed_unit + unit[n])):
                     continue
             cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
-            strong = votes >= p.faint_votes
+            strong = votes >= need.get((x, y), p.faint_votes)
             if cover < p.min_cover and not strong:
                 continue
             if cover < p.min_cover:

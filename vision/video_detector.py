@@ -96,6 +96,13 @@ class VideoParams:
       never showed a stripe's caps counts as a solid.
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
+    * ``start_faint_votes``: the Hough votes (per pixel of radius) a faint circle (a ball of the
+      cloth's own colour: a highlight and a shaded rim) needs on the first frame, and where an
+      object was found on the frame before (hysteresis); elsewhere ``circles.faint_votes``. The
+      first frame decides what is cloth: a ball missed there is learned into the background and
+      stays unseen until it moves (a violet 4 on a violet cloth had 1.84 votes against 2), while
+      a false circle there is unlearned at once as a flat ghost. Lower finds fainter balls; higher
+      keeps fewer knuckles and cue tips for a frame.
     * ``hole_slack``: how far (in ball radii, beyond the hole's own) a dark disc of a hole's size
       on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
@@ -124,6 +131,7 @@ class VideoParams:
     solid_after: int = 12
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
+    start_faint_votes: float = 1.5
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
@@ -167,6 +175,7 @@ class VideoDetector:
         """Forget everything learned from the video (background, noise, pins, colour memory)."""
         self.background: Background | None = None
         self._memos: list[_Memo] = []
+        self._start_found: list[tuple[float, float]] = []  # objects the first frame found (work px)
         self._frame = 0
         self.debug: dict[str, Any] = {}
 
@@ -182,7 +191,8 @@ class VideoDetector:
             self._finder = ObjectFinder(self.view.radius_map, self.view.centre_mask, self.view.scale, self.view.box,
                                         circles, xy, self.view.radius_mm)
             self._start_finder = ObjectFinder(self.view.radius_map, self.view.rest_mask, self.view.scale,
-                                              self.view.box, circles, xy, self.view.radius_mm)
+                                              self.view.box, replace(circles, faint_votes=self.p.start_faint_votes),
+                                              xy, self.view.radius_mm)
             self._max_hole = float(math.pi * float(np.median(self.view.radius_map)) ** 2 * 1.2)
             self.reset()
         return self.view
@@ -199,6 +209,7 @@ class VideoDetector:
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
         found = self._start_finder.find(fg, image, changed)
+        self._start_found = [(c.x, c.y) for c in found]
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -285,7 +296,9 @@ class VideoDetector:
         fg, k, _ = bg.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
-        circles = finder.find(fg, image, changed)
+        known = [(m.x, m.y) for m in self._memos if m.age == 0] if self._memos else self._start_found
+        self._start_found = []
+        circles = finder.find(fg, image, changed, known=known, known_votes=self.p.start_faint_votes)
         circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
