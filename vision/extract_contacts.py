@@ -5,13 +5,16 @@ a frame: it is found from the paths the two objects took during the frame.
 
 * Both seen on the previous frame: their straight paths on their last velocities
   (:func:`first_touch`), which finds the moment of contact even when the hit bent the paths.
-* One of them *unseen* on the previous frame (a ball lost in its own motion smear, its position
-  then a tracker's guess): its velocity is a guess too, so the relative-motion test can miss a
-  contact that happened. What is known is where it was last seen and where it is now; a resting
-  object that starts moving was hit by such a ball when the ball's path between those two places
-  ran within touching distance of where it rested (:func:`swept_touch`). A ball knocked off its
-  rest by nothing is physically impossible, so the test only runs for an object that was still
-  resting when the hidden ball was last seen and is moving now.
+* The relative-motion test failed, and one of them rested and is moving now: the mover's last
+  velocity may be wrong. One *unseen* on the previous frame (a ball lost in its own motion smear,
+  its position then a tracker's guess) has a guessed velocity; one struck a frame or two ago has
+  a velocity the tracker's smoothing still holds at a fraction of its speed (a carrom striker
+  flicked from rest: 1000 mm/s estimated at 2100). What is known is where it was last seen and
+  where it is now; a resting object that starts moving was hit by such a ball when the ball's
+  path between those two places ran within touching distance of where it rested
+  (:func:`swept_touch`). A ball knocked off its rest by nothing is physically impossible, so the
+  test only runs for an object that was still resting when the mover was last seen and is
+  moving now.
 """
 
 from __future__ import annotations
@@ -69,11 +72,12 @@ def first_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tup
 
 def swept_touch(mover: PathEnd, now_m: tuple[float, float], rest: tuple[float, float],
                 touch: float) -> tuple[float, float] | None:
-    """A resting object that moved off, hit by ``mover``, which was unseen on the previous frame
-    and was last seen no later than the object lay at ``rest``: the mover's path from its last
-    sighting to where it is now passes within ``touch`` of that place. Answers (fraction of the
-    frame, distance), or None."""
-    if mover.seen:
+    """A resting object that moved off, hit by ``mover``, which was last seen no later than the
+    object lay at ``rest``: the mover's path from its last sighting to where it is now passes
+    within ``touch`` of that place, having started further away (two objects resting against
+    each other, both set moving by a third, did not hit each other this frame). Answers (fraction
+    of the frame, distance), or None."""
+    if math.hypot(mover.seen_x - rest[0], mover.seen_y - rest[1]) <= touch:
         return None
     d = segment_distance(rest[0], rest[1], (mover.seen_x, mover.seen_y), now_m)
     return (0.5, d) if d <= touch else None

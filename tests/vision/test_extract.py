@@ -182,3 +182,27 @@ def test_a_ball_taken_from_the_rail_is_placed_where_it_is_set_on_the_cloth() -> 
         [[*cue, ("ball-9", x, y)] for x, y in path] + [[*cue, ("ball-9", 140.0, 400.0)] for _ in range(20)]
     placed = [e for e in _pool_run(frames) if e.type is EventType.PLACED]
     assert len(placed) == 1 and placed[0].data["position"][0] >= 0.0, placed
+
+
+def test_a_hit_by_a_striker_whose_speed_the_tracker_still_underrates_is_found() -> None:
+    """Carroms, seed 401 (striker pocketed): flicked from rest, the striker's smoothed velocity
+    was 1000 mm/s against a true 2100 a frame later, so its straight path on that velocity fell
+    short of the man it hit. The path it actually took over the frame, from where it was to where
+    it is, ran 32 mm from the man's rest (touching is 36): the man, knocked off its rest, was hit."""
+    from tableref.vision.extract_contacts import PathEnd, first_touch, swept_touch
+
+    striker = PathEnd(441.0, 507.0, -405.0, -901.0, 3.2333, True, 441.0, 507.0, 3.2333, -405.0, -901.0)
+    man = PathEnd(425.0, 412.0, 0.0, 0.0, 3.2333, False, 425.0, 412.0, 3.2333)
+    touch = 20.6 + 15.5 + 1.0
+    assert first_touch(striker, man, (403.0, 435.0), (437.0, 384.0), 1 / 30, touch) is None
+    hit = swept_touch(striker, (403.0, 435.0), (425.0, 412.0), touch)
+    assert hit is not None and hit[1] < touch
+
+
+def test_two_men_resting_against_each_other_do_not_hit_each_other_when_both_are_knocked() -> None:
+    """Both set moving by a third in one frame: the one's path starts touching the other's rest,
+    which is no hit during this frame."""
+    from tableref.vision.extract_contacts import PathEnd, swept_touch
+
+    left = PathEnd(300.0, 300.0, 0.0, 0.0, 1.0, False, 300.0, 300.0, 1.0)
+    assert swept_touch(left, (280.0, 300.0), (331.0, 300.0), 32.0) is None
