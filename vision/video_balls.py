@@ -276,16 +276,20 @@ class ObjectFinder:
             crowded.append((pc, r))
         support = mask if changed is None else changed
         found_circles = singles + self._validate(crowd, mask, singles, support=support)
-        found_circles = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support)
+        found_circles = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support, known)
         found_circles += self._validate(faint, mask, found_circles, faint=True, support=support, need=need)
         self.streaks = self._streaks(labels, crowded, found_circles)
         return found_circles
 
     def _drop_lone_strong(self, circles: list[Circle], labels: I32, crowded: list[tuple[Piece, float]],
-                          mask: U8, singles: list[Circle], support: U8) -> list[Circle]:
+                          mask: U8, singles: list[Circle], support: U8,
+                          known: Sequence[tuple[float, float]] = ()) -> list[Circle]:
         """The vote slack of the ring test is for crowds of balls (a rack with a ball of the
         cloth's colour missing): in a piece that its circles do not mostly fill (a hand holding a
-        ball, an arm), circles must pass the plain ring test."""
+        ball, an arm), circles must pass the plain ring test. Unless the circle is where an
+        object was found a frame ago (``known``): a ball come to rest against one of the cloth's
+        colour, whose shadow and shaded side join it, is the same ball it was a frame before (a
+        hand reaching for a ball does not make it vanish either)."""
         if not crowded or self.p.vote_slack <= 0:
             return circles
         out = list(circles)
@@ -301,7 +305,8 @@ class ObjectFinder:
                 cv2.circle(filled, (int(round(c.x - x0)), int(round(c.y - y0))), int(round(1.15 * c.r)), 1, -1)
             if float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
                 continue
-            out = [c for c in out if c not in inside or c.unexplained <= self.p.max_unexplained]
+            out = [c for c in out if c not in inside or c.unexplained <= self.p.max_unexplained
+                   or any(math.hypot(c.x - x, c.y - y) < c.r for x, y in known)]
         return out
 
     def _votes_at(self, pc: Piece, r: float, known: Sequence[tuple[float, float]], known_votes: float | None) -> float:

@@ -296,7 +296,10 @@ class VideoDetector:
         fg, k, _ = bg.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
-        known = [(m.x, m.y) for m in self._memos if m.age == 0] if self._memos else self._start_found
+        # where an object was found a frame ago, rolling slower than its radius a frame (a moving
+        # ball's look is its smear's: what it showed then says little about what it shows now)
+        known = [xy for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) < m.r
+                 for xy in ((m.x, m.y), (m.x + m.vx, m.y + m.vy))] if self._memos else self._start_found
         self._start_found = []
         circles = finder.find(fg, image, changed, known=known, known_votes=self.p.start_faint_votes)
         circles = self._drop_ghosts(work, circles, bg)

@@ -278,3 +278,33 @@ def test_a_faint_ball_found_a_frame_ago_needs_fewer_votes_there() -> None:
     assert strict.find(mask, image, known=[(10.0, 50.0)], known_votes=votes - 0.4) == []  # known elsewhere
     found = strict.find(mask, image, known=[(30.5, 29.5)], known_votes=votes - 0.4)
     assert len(found) == 1 and abs(found[0].x - 30) < 1.0
+
+
+def test_a_ball_found_a_frame_ago_is_kept_when_a_shadow_and_a_cloth_coloured_ball_join_it() -> None:
+    """Up and Down, seed 302 (no rail): the cue ball came to rest against the blue 2 on a blue
+    cloth. Its piece of foreground grew the 2's shaded side and both shadows around its lower
+    right, so it read like a hand holding a ball and was dropped, frame after frame. Where an
+    object was found a frame ago, its clear outline keeps it; a new one in such a piece still
+    has to pass the plain ring test."""
+    import cv2
+
+    from tableref.vision.video_balls import CircleParams, ObjectFinder
+
+    h = w = 60
+    img = np.zeros((h, w, 3), np.uint8)
+    img[:] = (150, 60, 20)
+    yy, xx = np.mgrid[0:h, 0:w]
+    rr = np.hypot(xx - 25, yy - 25)
+    ang = np.degrees(np.arctan2(yy - 25, xx - 25))
+    disc = rr <= 6
+    img[disc] = (225, 228, 230)
+    joined = (rr > 6) & (rr <= 13) & (ang > -40) & (ang < 120)
+    img[joined] = (120, 45, 15)
+    img = cv2.GaussianBlur(img, (3, 3), 0.7)
+    mask = ((disc | joined) * 255).astype(np.uint8)
+    finder = ObjectFinder(np.full((h, w), 6.0, np.float32), np.full((h, w), 255, np.uint8), 1.0, (0, 0, w, h),
+                          CircleParams())
+    assert finder.find(mask, img) == []
+    assert finder.find(mask, img, known=[(40.0, 45.0)]) == []
+    kept = finder.find(mask, img, known=[(26.0, 24.0)])
+    assert len(kept) == 1 and abs(kept[0].x - 25) < 1.0 and abs(kept[0].y - 25) < 1.0
