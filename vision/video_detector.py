@@ -102,7 +102,10 @@ class VideoParams:
       first frame decides what is cloth: a ball missed there is learned into the background and
       stays unseen until it moves (a violet 4 on a violet cloth had 1.84 votes against 2), while
       a false circle there is unlearned at once as a flat ghost. Lower finds fainter balls; higher
-      keeps fewer knuckles and cue tips for a frame.
+      keeps fewer knuckles and cue tips for a frame. At the same places (an object found a frame
+      ago rolling slower than its radius a frame) a clear circle is kept in a piece it does not
+      fill, which elsewhere reads as a hand holding a ball: a ball at rest against one of the
+      cloth's colour is joined to its shaded side and both shadows.
     * ``hole_slack``: how far (in ball radii, beyond the hole's own) a dark disc of a hole's size
       on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
