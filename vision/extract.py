@@ -178,7 +178,7 @@ class EventExtractor:
             or struck_among(self.spec, movers, self._rest_of, self._rest_pos)
         prev = self._prev[struck.id]
         self.in_shot = True
-        self._shot = _ShotState(struck=struck.id, start_t=prev.t)
+        self._shot = _ShotState(struck=struck.id, start_t=prev.t, touching=self._frozen(visible, struck.id))
         start = self._rest_pos.get(struck.id, (prev.x, prev.y))
         positions = {tr.id: [round(x, 1) for x in self._rest_pos.get(tr.id, (tr.x, tr.y))] for tr in visible}
         self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
@@ -231,6 +231,20 @@ class EventExtractor:
         """How long, up to the previous frame, ``tr`` had been on the table without moving fast."""
         since = max(tr.first_seen_t, self._last_fast.get(tr.id, tr.first_seen_t))
         return self._last_t - since
+
+    def _frozen(self, visible: list[Track], struck: str) -> set[tuple[str, str]]:
+        """Pairs resting against each other when the shot starts (a rack), the struck ball's
+        left out. They touch already: the detector reads a cluster from its shared outline, and
+        the jitter of that reading is no contact; one is counted once they have come apart. The
+        struck ball's are kept: struck into a ball it is frozen to, that ball is its first contact.
+        """
+        out: set[tuple[str, str]] = set()
+        rests = [(tr, self._rest_of(tr)) for tr in visible if tr.id != struck]
+        for i, (a, (ax, ay)) in enumerate(rests):
+            for b, (bx, by) in rests[i + 1:]:
+                if math.hypot(ax - bx, ay - by) <= a.radius_mm + b.radius_mm + self.p.contact_tol_mm:
+                    out.add((a.id, b.id) if a.id < b.id else (b.id, a.id))
+        return out
 
     def _rest_of(self, tr: Track) -> tuple[float, float]:
         """Where ``tr`` rested before this frame."""

@@ -206,3 +206,35 @@ def test_two_men_resting_against_each_other_do_not_hit_each_other_when_both_are_
 
     left = PathEnd(300.0, 300.0, 0.0, 0.0, 1.0, False, 300.0, 300.0, 1.0)
     assert swept_touch(left, (280.0, 300.0), (331.0, 300.0), 32.0) is None
+
+
+def _jittery_rack(k: int) -> list[tuple[str, float, float]]:
+    """Three balls frozen together, read from their shared outline: 2 mm of jitter a frame."""
+    j = 2.0 if k % 2 else -2.0
+    return [("ball-1", 1900.0 + j, 635.0), ("ball-2", 1950.0, 606.0 - j), ("ball-3", 1950.0 - j, 664.0)]
+
+
+def test_balls_frozen_in_the_rack_do_not_hit_each_other_before_the_cue_ball_arrives() -> None:
+    """A break: while the cue ball rolls up the table the rack's reading jitters. The racked
+    balls already touch, so that is no contact; the cue ball's hit on the apex ball is the
+    shot's first contact."""
+    frames = [[("ball-0", 600.0, 635.0), *_jittery_rack(k)] for k in range(40)]
+    for k in range(1, 24):
+        x = 600.0 + 55.0 * k
+        if x < 1900.0 - 57.0:
+            frames.append([("ball-0", x, 635.0), *_jittery_rack(k)])
+        else:  # the hit: the apex ball goes on, the cue ball stops
+            frames.append([("ball-0", 1843.0, 635.0), ("ball-1", 1900.0 + 40.0 * (x - 1843.0) / 55.0, 635.0),
+                           ("ball-2", 1950.0, 606.0), ("ball-3", 1950.0, 664.0)])
+    contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
+    assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
+
+
+def test_a_cue_ball_frozen_to_a_ball_and_struck_into_it_hits_it_first() -> None:
+    """Pairs frozen at the start are left out only between balls other than the struck one."""
+    frames = [[("ball-0", 1843.0, 635.0), *RACK] for _ in range(40)]
+    for k in range(1, 10):
+        frames.append([("ball-0", 1843.0 + 3.0 * k, 635.0), ("ball-1", 1900.0 + 30.0 * k, 635.0),
+                       ("ball-2", 1950.0, 606.0), ("ball-3", 1950.0, 664.0)])
+    contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
+    assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
