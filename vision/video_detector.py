@@ -51,6 +51,7 @@ from tableref.vision.video_balls import Circle, CircleParams, ObjectFinder, clea
 from tableref.vision.video_cloth import Background, ForegroundParams, cloth_field
 from tableref.vision.video_geometry import CalibratedMapping, TableView
 from tableref.vision.video_identity import (
+    CAP_WHITE,
     CARROM_LABELS,
     BallColour,
     assign_unique,
@@ -695,7 +696,7 @@ def _view_kind(c: BallColour) -> int:
     over, hardly any white), else 0."""
     if 0.25 <= c.white <= 0.85 and c.sat >= 0.1 and c.white_spread >= 0.18 and c.hue >= 0:
         return 1
-    if c.white >= 0.35 and c.rim_cover >= 0.75 and c.rim_hue >= 0:
+    if c.white >= CAP_WHITE and c.rim_cover >= 0.75 and c.rim_hue >= 0:
         return 1
     if c.white < 0.1 and c.sat >= 0.6 and c.hue >= 0:
         return -1

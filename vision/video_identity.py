@@ -59,6 +59,8 @@ RIM_RING = (0.7, 1.0)
 #: the cloth seen past a slightly large radius, and its reflection on the ball's limb, do not.
 RIM_CLOTH_GAP = 15.0
 RIM_SECTORS = 8
+#: The least white share of a disc read as a stripe's cap towards the camera.
+CAP_WHITE = 0.6
 
 
 _DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
@@ -210,8 +212,10 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     s = np.zeros(16, dtype=np.float64)
     colourless = max(0.0, 1.0 - c.sat / 0.12)
     # A white disc ringed all round by one ball colour is a stripe with a cap towards the camera,
-    # not the cue ball (whose limb shows only the cloth's reflection and shade).
-    cap = float(np.clip((c.rim_cover - 0.2) / 0.3, 0.0, 1.0)) if c.rim_hue >= 0 and c.white >= 0.35 else 0.0
+    # not the cue ball (whose limb shows only the cloth's reflection and shade). Mostly white
+    # (cap-up stripes read 0.85-0.9): a solid's number disc is small, and a solid's colour all
+    # round its rim must not make it a stripe.
+    cap = float(np.clip((c.rim_cover - 0.2) / 0.3, 0.0, 1.0)) if c.rim_hue >= 0 and c.white >= CAP_WHITE else 0.0
     s[0] = float(np.clip((c.white - 0.55) / 0.3, 0.0, 1.0)) * colourless * (1.0 - cap)
     s[8] = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * max(0.0, 1.0 - c.sat / 0.35)
     dark_fit = maroon_fit(c, white_ref)
