@@ -188,7 +188,10 @@ class PinWatcher:
                     st.fallen = False
                     out.append(self._standing(st))
                     continue
-                lying = self._lying_pin(image, st, base, balls)
+                # what shows of the pin's place still has its standing look (a ball resting
+                # against a nudged pin hides half of it): not fallen, whatever the full look says
+                lying = [] if part is not None and part[0] >= self.p.gone_match else \
+                    self._lying_pin(image, st, base, balls)
                 if not lying and part is not None and part[0] < self.p.gone_match and not st.fallen:
                     st.fallen = True  # what shows of the pin's place has lost its standing look
                     where = self._fallen_position(fg_work, st, balls)
