@@ -130,8 +130,9 @@ class TableSpec:
         """True when a ball touches the baulk area (behind the baulk line, D included)."""
         return self.baulk_x is not None and x - radius <= self.baulk_x
 
-    def on_surface(self, x: float, y: float) -> bool:
-        return 0.0 <= x <= self.length_mm and 0.0 <= y <= self.width_mm
+    def on_surface(self, x: float, y: float, margin: float = 0.0) -> bool:
+        """True when (x, y) lies over the playing surface grown by ``margin`` mm on every side."""
+        return -margin <= x <= self.length_mm + margin and -margin <= y <= self.width_mm + margin
 
     def to_dict(self) -> dict[str, Any]:
         from dataclasses import asdict

@@ -502,15 +502,13 @@ class EventExtractor:
         later (``Track.left_t``: it flew out of sight). One that never comes back is reported
         when its track ends."""
         events: list[TableEvent] = []
-        L, W = self.spec.length_mm, self.spec.width_mm
         for tr in visible:
             if tr.left_t is not None and tr.id not in self._off and tr.status == TrackStatus.VISIBLE \
                     and tr.id in self._on_bed:
                 events.append(TableEvent(t=tr.left_t, frame=_frame_at(self._frame_t, tr.left_t, frame),
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": True}))
                 continue
-            outside = tr.x < -self.p.off_margin_mm or tr.y < -self.p.off_margin_mm or \
-                tr.x > L + self.p.off_margin_mm or tr.y > W + self.p.off_margin_mm
+            outside = not self.spec.on_surface(tr.x, tr.y, self.p.off_margin_mm)
             if outside and tr.id not in self._off and tr.id in self._on_bed:
                 self._off[tr.id] = self._prev[tr.id].t if tr.id in self._prev else t
             elif not outside and tr.id in self._off and tr.status == TrackStatus.VISIBLE:
@@ -557,8 +555,7 @@ class EventExtractor:
     def _on_cloth(self, tr: Track) -> bool:
         """Centre over the playing surface, or within a radius past a cushion's nose (a ball on a
         pocket's lip): a centre further out is in a pocket, in the air, or on the rail."""
-        m = tr.radius_mm
-        return -m <= tr.x <= self.spec.length_mm + m and -m <= tr.y <= self.spec.width_mm + m
+        return self.spec.on_surface(tr.x, tr.y, tr.radius_mm)
 
     def _forget(self, track_id: str) -> None:
         self._on_bed.discard(track_id)

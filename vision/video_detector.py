@@ -179,7 +179,6 @@ class VideoDetector:
         """Forget everything learned from the video (background, noise, pins, colour memory)."""
         self.background: Background | None = None
         self._memos: list[_Memo] = []
-        self._start_found: list[tuple[float, float]] = []  # objects the first frame found (work px)
         self._frame = 0
         self.debug: dict[str, Any] = {}
 
@@ -201,8 +200,9 @@ class VideoDetector:
             self.reset()
         return self.view
 
-    def _start(self, work: U8, image: U8) -> None:
-        """Found the background on the first frame: objects painted out, fixed features kept."""
+    def _start(self, work: U8, image: U8) -> list[tuple[float, float]]:
+        """Found the background on the first frame: objects painted out, fixed features kept.
+        Answers where the objects were found (work px)."""
         view = self.view
         assert view is not None
         r_med = float(np.median(view.radius_map))
@@ -213,7 +213,6 @@ class VideoDetector:
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
         found = self._start_finder.find(fg, image, changed)
-        self._start_found = [(c.x, c.y) for c in found]
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -264,6 +263,7 @@ class VideoDetector:
             full = np.zeros(image.shape, np.float32)
             full[y0:y1, x0:x1] = cv2.resize(cloth, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
             self._pins.start(image, full)
+        return [(c.x, c.y) for c in found]
 
     def _hole_seen_off(self, c: Circle, k0: F32) -> bool:
         """A hole where a calibration a little off does not quite put it: on the first frame, a
@@ -292,8 +292,7 @@ class VideoDetector:
             raise UserError("expected a colour (BGR, 8-bit) image")
         view = self._ensure_view(image)
         work = view.work_image(image)
-        if self.background is None:
-            self._start(work, image)
+        start_found = self._start(work, image) if self.background is None else []
         bg = self.background
         finder = self._finder
         assert bg is not None and finder is not None
@@ -303,8 +302,7 @@ class VideoDetector:
         # where an object was found a frame ago, rolling slower than its radius a frame (a moving
         # ball's look is its smear's: what it showed then says little about what it shows now)
         known = [xy for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) < m.r
-                 for xy in ((m.x, m.y), (m.x + m.vx, m.y + m.vy))] if self._memos else self._start_found
-        self._start_found = []
+                 for xy in ((m.x, m.y), (m.x + m.vx, m.y + m.vy))] if self._memos else start_found
         circles = finder.find(fg, image, changed, known=known, known_votes=self.p.start_faint_votes)
         circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
