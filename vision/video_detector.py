@@ -261,7 +261,7 @@ class VideoDetector:
             self._pins = PinWatcher(view, self.spec.pins, self.p.pins)
             x0, y0, x1, y1 = view.box
             full = np.zeros(image.shape, np.float32)
-            full[y0:y1, x0:x1] = cv2.resize(cloth, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+            full[y0:y1, x0:x1] = view.full_image(cloth)
             self._pins.start(image, full)
         return [(c.x, c.y) for c in found]
 
@@ -313,7 +313,14 @@ class VideoDetector:
         detections = self._name(image, circles, bg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
         if self._pins is not None:
-            pins = self._pins.detect(image, None, balls_px, fg)
+            bare: list[U8] = []
+
+            def bare_cloth() -> U8:
+                if not bare:
+                    bare.append(_bare(work, bg.cloth))
+                return bare[0]
+
+            pins = self._pins.detect(image, None, balls_px, fg, bare_cloth)
             if self._pins.claimed:
                 detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
             # A ball cannot overlap a standing pin (their centres are a ball and a pin radius

@@ -279,7 +279,26 @@ class TableView:
         crop = image[y0:y1, x0:x1]
         if self.scale >= 0.999:
             return np.ascontiguousarray(crop)
-        return np.asarray(cv2.resize(crop, self.work_size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+        # The resize is given the scale itself, not the output size: a size rounds to whole
+        # pixels, and each axis would then have its own scale, up to half a work pixel (a
+        # millimetre or two) off ``to_work`` at the far cushion.
+        out = cv2.resize(crop, None, fx=self.scale, fy=self.scale, interpolation=cv2.INTER_AREA)
+        if (out.shape[1], out.shape[0]) != self.work_size:  # a size that rounds the other way
+            out = cv2.copyMakeBorder(out[:self.work_size[1], :self.work_size[0]], 0,
+                                     max(0, self.work_size[1] - out.shape[0]), 0,
+                                     max(0, self.work_size[0] - out.shape[1]), cv2.BORDER_REPLICATE)
+        return np.asarray(out, dtype=np.uint8)
+
+    def full_image(self, work: NDArray[Any]) -> NDArray[Any]:
+        """A work-resolution image (the cloth estimate) brought back to the surface's box at full
+        resolution, by the same scale as :meth:`work_image` (bilinear)."""
+        x0, y0, x1, y1 = self.box
+        if self.scale >= 0.999:
+            return np.ascontiguousarray(work)
+        out = cv2.resize(work, None, fx=1.0 / self.scale, fy=1.0 / self.scale, interpolation=cv2.INTER_LINEAR)
+        h, w = y1 - y0, x1 - x0
+        return np.asarray(cv2.copyMakeBorder(out[:h, :w], 0, max(0, h - out.shape[0]), 0, max(0, w - out.shape[1]),
+                                             cv2.BORDER_REPLICATE))
 
 
 def polygon_mask(shape: tuple[int, int], points: Sequence[tuple[float, float]]) -> U8:
