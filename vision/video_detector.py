@@ -220,6 +220,8 @@ class VideoDetector:
         held: set[int] = set()
         if self._prints is not None:
             occupied = [pr.name for pr in self._prints.survey(work, cloth, found)]
+            if occupied:
+                found = self._refit_on_prints(work, image, cloth, found, occupied)
         objects = np.zeros(work.shape[:2], np.uint8)
         cores = np.zeros(work.shape[:2], np.uint8)
         guess = np.zeros(work.shape[:2], np.uint8)  # objects and their shadows
@@ -264,6 +266,35 @@ class VideoDetector:
             full[y0:y1, x0:x1] = view.full_image(cloth)
             self._pins.start(image, full)
         return [(c.x, c.y) for c in found]
+
+    def _refit_on_prints(self, work: U8, image: U8, cloth: F32, found: list[Circle],
+                         occupied: list[str]) -> list[Circle]:
+        """First-frame pieces over an occupied printed circle, found again against the bare
+        board with its print (:meth:`PrintWatcher.bare`). Against the plain cloth a white man lying
+        half on a red circle is one piece with it, fitted larger and off-centre: a striker that is
+        not there. A piece found again within its own radius takes the new fit; one not found
+        again keeps the old (the queen on the centre circle, nearly the print's own colour)."""
+        view = self.view
+        assert view is not None and self._prints is not None
+        circles = [sd for sd in view.statics if sd.kind == "print" and sd.name in occupied]
+
+        def on_print(c: Circle) -> bool:
+            return any((c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2 for sd in circles)
+
+        if not any(on_print(c) for c in found):
+            return found
+        bare = self._prints.bare(work, cloth)
+        probe = Background(work, bare, np.full(work.shape[:2], 255, np.uint8),
+                           replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
+        fg, k0, _ = probe.foreground(work)
+        fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
+        changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        again = [c for c in self._start_finder.find(fg, image, changed) if on_print(c)]
+        out = []
+        for c in found:
+            near = [a for a in again if math.hypot(a.x - c.x, a.y - c.y) < c.r * c.size] if on_print(c) else []
+            out.append(min(near, key=lambda a: math.hypot(a.x - c.x, a.y - c.y)) if near else c)
+        return out
 
     def _hole_seen_off(self, c: Circle, k0: F32) -> bool:
         """A hole where a calibration a little off does not quite put it: on the first frame, a

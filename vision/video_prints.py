@@ -12,7 +12,11 @@ watched on its own:
   its brightness, or when a shadow ring (a raised piece's) darkens the cloth around it.
 
 At the start an occupied circle (the queen on the centre before the break) is painted into the
-background as the empty print, so the piece is seen once it moves and no ghost stays behind.
+background as the empty print, so the piece is seen once it moves and no ghost stays behind. A
+piece over an occupied circle is found again against the bare board with its print
+(:meth:`PrintWatcher.bare`): a man lying half on the red print is otherwise one piece with it.
+The empty look is painted at the circle's own size: a larger disc leaves a red ring on the
+cloth that joins any piece beside it.
 """
 
 from __future__ import annotations
@@ -74,6 +78,12 @@ def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np
     return np.asarray(img[ys[ok], xs[ok]].reshape(-1, 3).mean(axis=0), dtype=np.float64)
 
 
+def _disc(mask: U8, pr: StaticDisc) -> None:
+    """Fill the printed circle ``pr`` into ``mask`` at its own size, to a sixteenth of a pixel."""
+    cv2.circle(mask, (int(round(pr.x * 16)), int(round(pr.y * 16))), int(round(pr.radius * 16)), 255, -1,
+               cv2.LINE_8, 4)
+
+
 class PrintWatcher:
     """Watches the printed circles of a carrom board; see the module docstring."""
 
@@ -89,15 +99,9 @@ class PrintWatcher:
         packed around the centre circle are a board set up for the break, and the rules put the
         queen on the centre then, however close her red is to the print's.
         """
-        ratios = []
-        for pr in self.prints:
-            m = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
-            c = _mean(cloth, pr.x, pr.y, 0.0, 0.7 * pr.radius)
-            ratios.append(m / np.maximum(c, 1.0))
-        base = [r for r, pr in zip(ratios, self.prints, strict=True) if pr.name != "centre-circle"]
-        if not base:
+        ratios = self._learn(work, cloth)
+        if self.reference is None:
             return []
-        self.reference = np.median(np.array(base), axis=0)
         occupied = []
         for pr, ratio in zip(self.prints, ratios, strict=True):
             change = float(np.abs(ratio - self.reference).sum() / max(1e-6, float(self.reference.sum())))
@@ -105,6 +109,35 @@ class PrintWatcher:
             if change > self.p.start_change or (pr.name == "centre-circle" and packed >= self.p.break_ring):
                 occupied.append(pr)
         return occupied
+
+    def _learn(self, work: U8, cloth: F32) -> list[NDArray[np.float64]]:
+        """Each circle's colour relative to the cloth; sets the empty look (their median over
+        the base circles) when there are base circles."""
+        ratios = []
+        for pr in self.prints:
+            m = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            c = _mean(cloth, pr.x, pr.y, 0.0, 0.7 * pr.radius)
+            ratios.append(m / np.maximum(c, 1.0))
+        base = [r for r, pr in zip(ratios, self.prints, strict=True) if pr.name != "centre-circle"]
+        if base:
+            self.reference = np.median(np.array(base), axis=0)
+        return ratios
+
+    def bare(self, work: U8, cloth: F32) -> F32:
+        """``cloth`` with every circle drawn in its empty look: the board as it would look bare,
+        print included. A piece lying half on a circle is told from the print against this; against
+        the plain cloth the two are one larger piece (a white man read as the striker)."""
+        if self.reference is None:
+            self._learn(work, cloth)
+        out = cloth.copy()
+        if self.reference is None:
+            return out
+        empty = (cloth * self.reference.astype(np.float32)[None, None, :]).astype(np.float32)
+        mask = np.zeros(work.shape[:2], np.uint8)
+        for pr in self.prints:
+            _disc(mask, pr)
+        cv2.copyTo(empty, mask, out)
+        return out
 
     def paint(self, work: U8, cloth: F32, background: F32, occupied: Sequence[str], objects: U8) -> None:
         """Put every circle's empty look into ``background``: the first frame's own pixels where
@@ -116,10 +149,13 @@ class PrintWatcher:
         first = work.astype(np.float32)
         for pr in self.prints:
             mask = np.zeros(work.shape[:2], np.uint8)
-            cv2.circle(mask, (int(round(pr.x)), int(round(pr.y))), int(math.ceil(pr.radius * 1.1)), 255, -1)
             if pr.name in occupied:
+                # the learned look at the circle's own size: any larger leaves a red ring on the
+                # cloth that joins the piece beside it into one larger piece
+                _disc(mask, pr)
                 cv2.copyTo(empty, mask, background)
             else:
+                cv2.circle(mask, (int(round(pr.x)), int(round(pr.y))), int(math.ceil(pr.radius * 1.1)), 255, -1)
                 cv2.copyTo(first, cv2.bitwise_and(mask, cv2.bitwise_not(objects)), background)
 
     def occupied(self, work: U8, background: F32) -> list[StaticDisc]:
