@@ -27,7 +27,9 @@ A short memory of the objects (where each was, how it moved, the colour evidence
 views) does three things a single frame cannot: it keeps a pool ball's number while the ball
 shows only its white, it names a smeared ball (a capsule, or a streak cut out of a piece joined
 to the cue) by the ball it continues, and it accepts weaker evidence for a ball lost a moment ago
-(a fast ball smeared almost to nothing) near where it was heading.
+(a fast ball smeared almost to nothing) near where it was heading. Where an object is found as
+one piece with another it overlaps (a hitter at the moment of contact), that piece's centre is
+neither's, so it gives the memory no velocity (:func:`_merged`).
 
 **State**: the background, the noise thresholds, the pins' looks, the printed circles' look and
 the object memory persist between frames; call :meth:`VideoDetector.reset` before feeding frames
@@ -621,6 +623,7 @@ class VideoDetector:
             used_j.add(j)
             match[i] = j
         match = _exchange(match, {(i, j): c for c, i, j in pairs})
+        merged = _merged(xy, circles, match, self._memos)
         memos: list[_Memo] = []
         out: list[F64] = []
         a = dict(self.p.memory).get(self.table, 0.5)
@@ -644,6 +647,8 @@ class VideoDetector:
                     sc = _size_from_memory(sc, m.evidence)
                 ev = w * m.evidence + (1.0 - w) * sc
                 vx, vy = (xy[i, 0] - m.x) / gap, (xy[i, 1] - m.y) / gap
+                if i in merged:
+                    vx, vy = m.vx, m.vy  # two objects seen as one: the centre is neither's
             else:
                 ev = sc.copy()
                 vx = vy = 0.0
@@ -668,6 +673,22 @@ def _bare(work: U8, cloth: F32) -> U8:
     k = (now.sum(axis=2) + 3.0) / (cloth.sum(axis=2) + 3.0)
     tint = np.abs(now - cloth * k[..., None]).sum(axis=2) / (now.sum(axis=2) + 30.0)
     return ((np.abs(k - 1.0) < 0.15) & (tint < 0.1)).astype(np.uint8) * 255
+
+
+def _merged(xy: F64, circles: list[Circle], match: dict[int, int], memos: list[_Memo]) -> set[int]:
+    """Objects found where their disc overlaps another remembered object that was seen a frame
+    ago and found nothing now. Two solid objects cannot overlap, so the other is inside the same
+    piece: a hitter touching the piece it hits is found as one piece whose centre lies between
+    them, and a velocity measured to that centre points halfway to the hit piece's path (the next
+    frame's nearest-memory pairing then gives each the other's name)."""
+    taken = set(match.values())
+    idle = [m for j, m in enumerate(memos) if j not in taken and m.age == 0]
+    out: set[int] = set()
+    for i, j in match.items():
+        r = circles[i].r * circles[i].size
+        if any(math.hypot(xy[i, 0] - o.x, xy[i, 1] - o.y) < r + o.r for o in idle if o is not memos[j]):
+            out.add(i)
+    return out
 
 
 def _exchange(match: dict[int, int], cost: dict[tuple[int, int], float]) -> dict[int, int]:

@@ -220,6 +220,27 @@ def test_a_struck_piece_and_its_hitter_keep_their_own_memories() -> None:
     assert _exchange({1: 0, 0: 1}, {(1, 0): 2.6, (0, 1): 5.0}) == {1: 0, 0: 1}  # no exchange outside the gate
 
 
+def test_a_hitter_found_as_one_piece_with_the_piece_it_hits_keeps_its_own_velocity() -> None:
+    """The striker touching the man it hits is one piece whose centre lies between them. A
+    velocity measured to that centre bent the striker's predicted path halfway to the man's, and
+    on the next frame the two readings traded memories and names (the striker "potted" as a man)."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo, _merged
+
+    light = np.array([0.0, 0.0, 0.0, 1.0])
+    hitter = _Memo(131.0, 107.0, 8.1, -14.9, light, 4.5)
+    man = _Memo(135.0, 83.0, 0.0, 0.0, light, 4.6)
+    one = np.array([[137.0, 89.0]])  # the piece of both, matched to the hitter's memory
+    blob = [Circle(137.0, 89.0, 4.6, 1.1, 0.9, 0.0, "blur", 1.33)]
+    assert _merged(one, blob, {0: 0}, [hitter, man]) == {0}
+    two = np.array([[137.0, 89.0], [135.0, 83.0]])  # each found on its own: two pieces
+    assert _merged(two, blob + [Circle(135.0, 83.0, 4.6, 1.0, 1.0, 0.0, "single")], {0: 0, 1: 1}, [hitter, man]) == set()
+    away = _Memo(135.0, 70.0, 0.0, 0.0, light, 4.6)  # a man beside the path, not touching
+    assert _merged(one, blob, {0: 0}, [hitter, away]) == set()
+    hidden = _Memo(135.0, 83.0, 0.0, 0.0, light, 4.6, age=3)  # not seen a frame ago: no evidence
+    assert _merged(one, blob, {0: 0}, [hitter, hidden]) == set()
+
+
 def test_a_stripes_white_on_its_shaded_side_counts_on_a_saturated_cloth() -> None:
     """A green-banded stripe on a blue cloth whose white caps lie in shade (grey, dimmer than the
     blue cloth's strongest channel): measured against the cloth's luminance they are white."""
