@@ -124,7 +124,9 @@ class _State:
 
     @property
     def label(self) -> str:
-        return self.votes.most_common(1)[0][0] if self.votes else self.id
+        # most_common(1) is this max with a heap's overhead, and the label is read for every pair
+        # the tracker weighs
+        return max(self.votes, key=self.votes.__getitem__) if self.votes else self.id
 
 
 class Tracker:
@@ -135,7 +137,10 @@ class Tracker:
     * ``gate_mm``: how far from its prediction a detection may be and still belong to a track.
       Larger survives hard collisions (a ball's path bends between frames); smaller avoids swapping
       two balls that pass close.  ``gate_speed`` adds that fraction of the distance the track
-      travels in one frame.
+      travels in one frame. A hidden track seen at least ``coast_hits`` times gets ``gate_mm``
+      more (it may have been nudged under the hand); one seen fewer times gets neither that nor
+      the jumps of ``max_jump_mm``: it is as likely a piece of the hand itself, and it took the
+      detection of the carrom striker flicked beside it.
     * ``label_penalty_mm``: cost added when a detection's label differs from the track's; high
       enough that a ball keeps its number through a misread, low enough that a real swap of nearby
       balls is not forced.
@@ -183,6 +188,17 @@ class Tracker:
       hitter would have gone. Larger keeps fast objects through worse velocity estimates; smaller
       leaves more of them to the label-first passes, where a resting look-alike next to the
       hitter's path takes its smear (a false move, then a false pot when the smear drops).
+    * ``stay``: a track seen on the last frame and not rolling fast takes, after ``carry`` and
+      before any other pairing, a detection within this fraction of its radius of where it is,
+      under the same condition on the label as ``carry`` (a track of the detection's own label
+      there first; a reading of another label only if it is a look-alike colour, a white or black,
+      not a named object, and only for a track seen ``lost_steady`` frames in a row, so that a
+      pairing gone wrong a frame ago is not held): an object does not vanish from under itself
+      while another takes its place. A struck piece read another way (a carrom striker blurred to a
+      man's size in the frame it is flicked, or half hidden by the finger) is otherwise taken by
+      any track of the read label within the gate, such as one a hand left behind a moment ago.
+      A piece that hits it is never there: touching, their centres are two radii apart. Larger
+      keeps more misread still objects; smaller leaves more to the label-first passes.
     * ``overlap``: an unmatched detection whose centre is nearer than this fraction of the summed
       radii to a detection already matched this frame is the same object seen twice, not a new
       one. Higher suppresses more doubles; lower lets two touching objects both be born.
@@ -208,7 +224,7 @@ class Tracker:
                  smoothing: float = 0.7, hole_margin_mm: float = 6.0, max_jump_mm: float = 450.0,
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
-                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8,
+                 jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
@@ -231,6 +247,7 @@ class Tracker:
         self.jump_speed_mm_s = jump_speed_mm_s
         self.roll_speed_mm_s = roll_speed_mm_s
         self.carry = carry
+        self.stay = stay
         self.struck_path_s = struck_path_s
         self._tracks: list[_State] = []
         self._next_key = 0
@@ -283,13 +300,17 @@ class Tracker:
     # -- association ----------------------------------------------------------------------------
     def _associate(self, tracks: list[_State], dets: list[Detection], dt: float,
                    t: float) -> list[tuple[_State, Detection]]:
-        """Four greedy passes, nearest first: (1) same label within the motion gate, (2) same label
+        """Greedy passes, nearest first. Before them a track seen a frame ago keeps a detection of
+        a label it could be misread as, where its motion puts it (``carry``) or, not rolling fast,
+        where it is (``stay``). Then (1) same label within the motion gate, (2) same label
         within ``max_jump_mm`` (a ball struck hard from rest), (3) a different label within the gate
         (a misread), (4) a different label within ``max_jump_mm`` of a track lost for at most
         ``lost_jump_s`` (a ball struck hard, lost in its smear, whose smear is misread: a struck red
         seen as a white streak is the red, not a new ball). Label agreement comes first so that a
         resting ball never takes the detection of the ball that just hit it, however close they are."""
         carried: list[tuple[float, int, int]] = []
+        kept: list[tuple[float, int, int]] = []
+        kept_other: list[tuple[float, int, int]] = []
         same: list[tuple[float, int, int]] = []
         jump: list[tuple[float, int, int]] = []
         other: list[tuple[float, int, int]] = []
@@ -298,7 +319,9 @@ class Tracker:
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
-            if s.status == TrackStatus.MISSING:
+            # hidden after a sighting or two: as likely a piece of a hand as an object (see gate_mm)
+            flicker = s.status == TrackStatus.MISSING and s.hits < self.coast_hits
+            if s.status == TrackStatus.MISSING and not flicker:
                 gate += self.gate_mm  # a hidden ball may have been nudged
             # Rolling fast and seen a frame ago, a ball cannot get farther than its speed takes it,
             # unless a faster ball hit it: it jumps no farther than the fastest of the two goes.
@@ -306,6 +329,7 @@ class Tracker:
             fast = speed >= self.jump_speed_mm_s and s.status != TrackStatus.MISSING
             reach = 1.1 * self._fastest_near(s, dt) * dt + 2.0 * s.radius_mm if fast else self.max_jump_mm
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
+            stays = not fast and s.confirmed and s.status != TrackStatus.MISSING and s.last_seen_t >= t - dt - 1e-6
             for j, d in enumerate(dets):
                 if not self._compatible(s, d):
                     continue
@@ -313,12 +337,18 @@ class Tracker:
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
                 if carries and ahead <= self.carry * s.radius_mm and self._could_be(s, d, held):
                     carried.append((ahead, i, j))  # its own smear, where its motion takes it
+                elif stays and min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y)) <= self.stay * s.radius_mm \
+                        and self._could_be(s, d, held) \
+                        and (d.label == s.label or (d.label in INDEXED_LABELS and s.steady >= self.lost_steady)):
+                    # where it is; its own label first
+                    (kept if d.label == s.label else kept_other).append(
+                        (min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y)), i, j))
                 dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
-                    elif dist <= min(reach, self.max_jump_mm) \
-                            or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS):
+                    elif not flicker and (dist <= min(reach, self.max_jump_mm)
+                                          or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS)):
                         # Only one object carries a numbered label (ball-9, queen, striker): when
                         # its track is lost, that label seen anywhere is it, moved by a hand or
                         # lost in a smear, not a second one.
@@ -331,7 +361,7 @@ class Tracker:
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (carried, same, jump, other, lost):
+        for candidates in (carried, kept, kept_other, same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 

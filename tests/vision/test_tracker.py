@@ -119,6 +119,27 @@ def test_a_fast_striker_read_as_a_white_man_beside_a_struck_man_stays_the_strike
     assert out.by_id()["white-1"].x == 560 + 30 * 3
 
 
+def test_a_flicked_striker_read_as_a_man_is_not_taken_by_a_ghost_of_the_hand() -> None:
+    """Traced on a rendered clip: the striker rests on its baseline, to be flicked with one finger; a
+    finger beside it is read as a white man for three frames (a track), then hides. The striker,
+    flicked, is blurred to a man's size: in the flick frame it is the reading right where the
+    striker rests, and on the next, 67 mm on, it is nearer the striker than any white. The hand's
+    ghost, hidden after three sightings, took both (by label, 139 mm off), and the striker went
+    into the pocket as a white man."""
+    tracker = Tracker(CARROM)
+    for i in range(40):
+        tracker.update([det("striker", "striker", 464, 624)], i / FPS, i)
+    for i in range(40, 43):  # the finger, read as a man; then the hand lifts
+        tracker.update([det("striker", "striker", 464, 624), det("white", "white", 508 + 6 * (i - 40), 690 - 10 * (i - 40))],
+                       i / FPS, i)
+    tracker.update([det("striker", "striker", 464, 624)], 43 / FPS, 43)
+    out = tracker.update([det("white", "white", 463, 621)], 44 / FPS, 44)  # the flick: blurred
+    assert out.by_id()["striker"].y == 621
+    for i, (x, y) in enumerate([(416, 574), (370, 528), (325, 484)], start=45):
+        out = tracker.update([det("white", "white", x, y)], i / FPS, i)
+        assert (out.by_id()["striker"].x, out.by_id()["striker"].y) == (x, y)
+
+
 def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
     """The striker lifted by hand and set down far away: one striker, never 'striker-dup'."""
     tracker = Tracker(CARROM)
