@@ -109,6 +109,18 @@ class VideoParams:
       ago rolling slower than its radius a frame) a clear circle is kept in a piece it does not
       fill, which elsewhere reads as a hand holding a ball: a ball at rest against one of the
       cloth's colour is joined to its shaded side and both shadows.
+    * ``quiet_pixels``/``quiet_speed``/``quiet_max``: a frame is *quiet* when at most
+      ``quiet_pixels`` (a share of one object's disc) of its work pixels differ from the last frame
+      read in full by more than twice the foreground's brightness threshold (compression noise
+      reaches the threshold itself here and there; the rim of an object moving half a pixel
+      passes twice it), every object was still
+      then (found, and moving less than ``quiet_speed`` work pixels a frame) and fewer than
+      ``quiet_max`` quiet frames came in a row. A quiet frame is read as that frame again: its
+      objects and their colour readings are reused (the memory and the names still run), and the
+      background still follows it; only the search for objects and their colour reading are
+      skipped, the costly part. Most of a match is a still table (players walk round it, chalk,
+      aim), so this halves the work there. Higher shares or speeds let a slow roll or a creeping
+      hand be missed for a frame; a lower ``quiet_max`` reads a still table in full more often.
     * ``hole_slack``: how far (in ball radii, beyond the hole's own) a dark disc of a hole's size
       on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
@@ -141,6 +153,9 @@ class VideoParams:
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
+    quiet_pixels: float = 0.25
+    quiet_speed: float = 0.2
+    quiet_max: int = 10
 
 
 @dataclass
@@ -154,6 +169,25 @@ class _Memo:
     age: int = 0  # frames since last seen
     stripe_views: int = 0  # pool: views that showed a stripe's white caps beside its colour
     solid_views: int = 0  # pool: views that showed colour all over with hardly any white
+
+
+#: what _read makes of a frame: circles, their work and image positions, radii (image px),
+#: colour scores and pool view kinds
+_Read = tuple[list[Circle], F64, F64, list[float], list[F64], list[int]]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """The last frame read in full, for quiet frames (``VideoParams.quiet_pixels``)."""
+
+    work: U8
+    probe: U8
+    read: _Read
+    pins: list[Detection]
+    circles: list[Circle]
+    fg: U8
+    k: F32
+    still: bool
 
 
 class VideoDetector:
@@ -183,6 +217,10 @@ class VideoDetector:
         self._memos: list[_Memo] = []
         self._frame = 0
         self.debug: dict[str, Any] = {}
+        #: the last frame read in full, for quiet frames: its work image, what was read of it
+        #: (see _read), its pins, foreground and shading, and whether every object was still
+        self._last: _Reading | None = None
+        self._quiet_run = 0
 
     # -- set-up ------------------------------------------------------------------------------
     def _ensure_view(self, image: U8) -> TableView:
@@ -324,6 +362,14 @@ class VideoDetector:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise UserError("expected a colour (BGR, 8-bit) image")
         view = self._ensure_view(image)
+        probe = view.probe_image(image)
+        last, bg = self._last, self.background
+        if last is not None and bg is not None and self._quiet(probe, last, bg):
+            self._quiet_run += 1
+            detections = self._with_pins(self._label(*last.read), last.pins)
+            self._follow(last.work, bg, last.circles, last.fg, last.k)
+            return tuple(detections)
+        self._quiet_run = 0
         work = view.work_image(image)
         start_found = self._start(work, image) if self.background is None else []
         bg = self.background
@@ -343,8 +389,10 @@ class VideoDetector:
         circles += self._lost_streaks(finder.streaks, circles)
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
-        detections = self._name(image, circles, bg)
+        read = self._read(image, circles, bg)
+        detections = self._label(*read)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
+        pins: list[Detection] = []
         if self._pins is not None:
             bare: list[U8] = []
 
@@ -354,28 +402,53 @@ class VideoDetector:
                 return bare[0]
 
             pins = self._pins.detect(image, None, balls_px, fg, bare_cloth)
-            if self._pins.claimed:
-                detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
-            # A ball cannot overlap a standing pin (their centres are a ball and a pin radius
-            # apart at the closest): a "ball" within one ball radius of a pin that shows its
-            # standing look is a piece of that pin (a nudged pin's head), not a ball.
-            standing = [p for p in pins if p.group == "pin-standing"]
-            detections = [d for d in detections
-                          if not any(math.hypot(d.x - p.x, d.y - p.y) < d.radius for p in standing)]
-            detections += pins
-        self._frame += 1
-        if self._frame % self.p.update_every == 0:
-            discs = np.zeros(fg.shape, np.uint8)
-            near = np.zeros(fg.shape, np.uint8)  # an object and the shadow it casts
-            for c in circles + [m for m in self._ghost_guard()]:
-                cv2.circle(discs, (int(round(c.x)), int(round(c.y))), int(round(1.5 * c.r * c.size)), 255, -1)
-                cv2.circle(near, (int(round(c.x)), int(round(c.y))), int(round(2.6 * c.r * c.size)), 255, -1)
-            if bg.unverified.any():
-                bg.reveal(work, self._uncovered(fg, near))
-            protect = cv2.bitwise_or(fg, discs)
-            bg.update(work, fg, protect, k, every=self.p.update_every)
+        detections = self._with_pins(detections, pins)
+        self._follow(work, bg, circles, fg, k)
+        still = all(m.age == 0 and math.hypot(m.vx, m.vy) < self.p.quiet_speed for m in self._memos) \
+            and all(c.kind not in SMEARED for c in circles)
+        self._last = _Reading(work, probe, read, pins, circles, fg, k, still)
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
+
+    def _with_pins(self, detections: list[Detection], pins: list[Detection]) -> list[Detection]:
+        """The balls that are no part of a pin, and the pins."""
+        if self._pins is None:
+            return detections
+        if self._pins.claimed:
+            detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
+        # A ball cannot overlap a standing pin (their centres are a ball and a pin radius
+        # apart at the closest): a "ball" within one ball radius of a pin that shows its
+        # standing look is a piece of that pin (a nudged pin's head), not a ball.
+        standing = [p for p in pins if p.group == "pin-standing"]
+        detections = [d for d in detections
+                      if not any(math.hypot(d.x - p.x, d.y - p.y) < d.radius for p in standing)]
+        return detections + pins
+
+    def _follow(self, work: U8, bg: Background, circles: list[Circle], fg: U8, k: F32) -> None:
+        """Every ``update_every`` frames, let the background follow the light where nothing is."""
+        self._frame += 1
+        if self._frame % self.p.update_every != 0:
+            return
+        discs = np.zeros(fg.shape, np.uint8)
+        near = np.zeros(fg.shape, np.uint8)  # an object and the shadow it casts
+        for c in circles + [m for m in self._ghost_guard()]:
+            cv2.circle(discs, (int(round(c.x)), int(round(c.y))), int(round(1.5 * c.r * c.size)), 255, -1)
+            cv2.circle(near, (int(round(c.x)), int(round(c.y))), int(round(2.6 * c.r * c.size)), 255, -1)
+        if bg.unverified.any():
+            bg.reveal(work, self._uncovered(fg, near))
+        protect = cv2.bitwise_or(fg, discs)
+        bg.update(work, fg, protect, k, every=self.p.update_every)
+
+    def _quiet(self, probe: U8, last: _Reading, bg: Background) -> bool:
+        """Whether this frame is the last one read in full again (see ``VideoParams.quiet_pixels``),
+        from the cheap look of both at the work size (:meth:`TableView.probe_image`)."""
+        if not last.still or self._quiet_run >= self.p.quiet_max or last.probe.shape != probe.shape:
+            return False
+        assert self.view is not None
+        diff = cv2.transform(cv2.absdiff(probe, last.probe), np.ones((1, 3), np.float32))  # channel sum, saturating
+        moved = cv2.countNonZero((diff > 2.0 * bg.bright_threshold).astype(np.uint8))
+        r = float(np.median(self.view.radius_map))
+        return moved <= self.p.quiet_pixels * math.pi * r * r
 
     def _drop_ghosts(self, work: U8, circles: list[Circle], bg: Background) -> list[Circle]:
         """Objects of the first frame leave *ghosts* when they move: the cloth they covered was
@@ -543,12 +616,13 @@ class VideoDetector:
         return out
 
     # -- names -----------------------------------------------------------------------------------
-    def _name(self, image: U8, circles: list[Circle], bg: Background) -> list[Detection]:
+    def _read(self, image: U8, circles: list[Circle], bg: Background) -> _Read:
+        """What this frame shows of each object: its place and its colour scores, before the
+        memory (kept whole so that a quiet frame can be read as this one again)."""
         view = self.view
         assert view is not None
         if not circles:
-            self._remember(np.zeros((0, 2)), [], [], [])
-            return []
+            return [], np.zeros((0, 2)), np.zeros((0, 2)), [], [], []
         work_xy = np.array([[c.x, c.y] for c in circles], dtype=np.float64)
         pts = view.to_image(work_xy)
         radii = [c.r * c.size / view.scale for c in circles]
@@ -569,6 +643,11 @@ class VideoDetector:
             scores = [carrom_scores(col, c.size if c.kind in ("single", "blur") else 0.0)
                       for col, c in zip(colours, circles, strict=True)]
         views = [_view_kind(c) for c in colours] if self.table == "pool" else [0] * len(circles)
+        return circles, work_xy, pts, radii, scores, views
+
+    def _label(self, circles: list[Circle], work_xy: F64, pts: F64, radii: list[float], scores: list[F64],
+               views: list[int]) -> list[Detection]:
+        """Detections named from this frame's reading blended with the memory."""
         evidence = self._remember(work_xy, circles, scores, views)
         out: list[Detection] = []
         if self.table == "pool":

@@ -289,6 +289,15 @@ class TableView:
                                      max(0, self.work_size[0] - out.shape[1]), cv2.BORDER_REPLICATE)
         return np.asarray(out, dtype=np.uint8)
 
+    def probe_image(self, image: U8) -> U8:
+        """The surface's box at the work size by plain bilinear sampling: a tenth of the cost of
+        :meth:`work_image`, noisier, enough to tell whether anything changed since a frame."""
+        x0, y0, x1, y1 = self.box
+        crop = image[y0:y1, x0:x1]
+        if self.scale >= 0.999:
+            return np.ascontiguousarray(crop)
+        return np.asarray(cv2.resize(crop, self.work_size, interpolation=cv2.INTER_LINEAR), dtype=np.uint8)
+
     def full_image(self, work: NDArray[Any]) -> NDArray[Any]:
         """A work-resolution image (the cloth estimate) brought back to the surface's box at full
         resolution, by the same scale as :meth:`work_image` (bilinear)."""

@@ -191,6 +191,12 @@ def _rim(centres: Sequence[tuple[float, float, float]], counts: NDArray[np.int_]
     return cover.astype(np.float64), hue.astype(np.float64)
 
 
+def _unit(x: float) -> float:
+    """``x`` held to [0, 1]: the ramps of the scores below (np.clip costs ten times more on a
+    single number, and these run for every object of every frame)."""
+    return min(1.0, max(0.0, float(x)))
+
+
 def hue_gap(a: float, b: float) -> float:
     d = abs(a - b) % 180.0
     return min(d, 180.0 - d)
@@ -215,16 +221,16 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     # not the cue ball (whose limb shows only the cloth's reflection and shade). Mostly white
     # (cap-up stripes read 0.85-0.9): a solid's number disc is small, and a solid's colour all
     # round its rim must not make it a stripe.
-    cap = float(np.clip((c.rim_cover - 0.2) / 0.3, 0.0, 1.0)) if c.rim_hue >= 0 and c.white >= CAP_WHITE else 0.0
-    s[0] = float(np.clip((c.white - 0.55) / 0.3, 0.0, 1.0)) * colourless * (1.0 - cap)
-    s[8] = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * max(0.0, 1.0 - c.sat / 0.35)
+    cap = _unit((c.rim_cover - 0.2) / 0.3) if c.rim_hue >= 0 and c.white >= CAP_WHITE else 0.0
+    s[0] = _unit((c.white - 0.55) / 0.3) * colourless * (1.0 - cap)
+    s[8] = _unit((c.dark - 0.3) / 0.3) * max(0.0, 1.0 - c.sat / 0.35)
     dark_fit = maroon_fit(c, white_ref)
     if c.hue >= 0:
         # a stripe's white lies in two caps on opposite sides (a wide spread); a solid's in its
         # number disc (compact)
-        stripe = float(np.clip((c.white - 0.12) / 0.3, 0.0, 1.0))
+        stripe = _unit((c.white - 0.12) / 0.3)
         if c.white < 0.45:
-            stripe *= float(np.clip((c.white_spread - 0.06) / 0.12, 0.0, 1.0))
+            stripe *= _unit((c.white_spread - 0.06) / 0.12)
         amount = min(1.0, c.sat / 0.2) * (1.0 - min(1.0, c.hue_spread * 2.0))
         for n in POOL_HUE:
             fit = _hue_fit(c.hue, n) * _red_split(n, dark_fit)
@@ -252,7 +258,7 @@ def maroon_fit(c: BallColour, white_ref: float) -> float:
         return 0.5
     rel = c.sat_value / white_ref if white_ref > 0 else c.sat_value / 1.6
     signed = (c.hue + 90.0) % 180.0 - 90.0
-    return 0.75 * float(np.clip((0.85 - rel) / 0.5, 0.0, 1.0)) + 0.25 * float(np.clip((signed + 0.5) / 3.0, 0.0, 1.0))
+    return 0.75 * _unit((0.85 - rel) / 0.5) + 0.25 * _unit((signed + 0.5) / 3.0)
 
 
 def _red_split(n: int, dark_fit: float) -> float:
@@ -314,7 +320,7 @@ def bar_billiards_scores(c: BallColour) -> F64:
     """[white, red] confidences: the red ball is mostly saturated with a red hue."""
     red = 0.0
     if c.hue >= 0:
-        red = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.15) / 0.3, 0.0, 1.0))
+        red = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * _unit((c.sat - 0.15) / 0.3)
     return np.array([1.0 - red, red])
 
 
@@ -329,11 +335,11 @@ def carrom_scores(c: BallColour, size: float) -> F64:
     """
     queen = 0.0
     if c.hue >= 0:
-        queen = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * float(np.clip((c.sat - 0.2) / 0.3, 0.0, 1.0))
-    black = float(np.clip((c.dark - 0.3) / 0.3, 0.0, 1.0)) * (1.0 - queen)
+        queen = max(0.0, 1.0 - hue_gap(c.hue, RED_HUE) / 15.0) * _unit((c.sat - 0.2) / 0.3)
+    black = _unit((c.dark - 0.3) / 0.3) * (1.0 - queen)
     light = max(0.0, 1.0 - black - queen)  # a white man or the striker
     if size <= 0:  # size unknown: the light piece is either, the others are what they look
         return np.array([0.5 * light, black, queen, 0.5 * light])
-    striker = float(np.clip((size - 1.12) / 0.14, 0.0, 1.0))
+    striker = _unit((size - 1.12) / 0.14)
     man = 1.0 - striker
     return np.array([light * man, black * man, queen * man, striker * max(0.2, 1.0 - black)])

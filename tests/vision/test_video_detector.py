@@ -22,7 +22,7 @@ from tableref.simulator.scenarios import run_scenario
 from tableref.simulator.state import CueState, FrameState, HandState, ObjectState, ObjectStatus
 from tableref.vision.detect import Detection
 from tableref.vision.pipeline import load_calibration
-from tableref.vision.video_detector import VideoDetector
+from tableref.vision.video_detector import VideoDetector, VideoParams
 from tableref.vision.video_geometry import camera_from_homography
 
 
@@ -420,3 +420,25 @@ def test_the_work_image_keeps_positions_to_the_far_cushion() -> None:
         got = np.array([(w * xs).sum() / w.sum(), (w * ys).sum() / w.sum()])
         want = view.to_work(np.array([[px, py]]))[0]
         assert np.hypot(*(got - want)) < 0.1
+
+
+def test_a_still_table_is_read_as_the_last_frame_again_and_a_move_is_read_in_full() -> None:
+    """Most of a match is a still table: a frame that differs from the last one read in full by
+    less than the noise is read as that frame again (the memory and names still run). It gives
+    what a full read gives, and a ball that moves a few millimetres is read in full."""
+    scene = Scene("up-and-down", "break", 5)
+    still = scene.sim.frames[0]
+    quiet, full = scene.detector(), VideoDetector(scene.sim.table, scene.mapping,
+                                                  params=replace(VideoParams(), quiet_max=0))
+    a, b = scene.run(quiet, [still] * 8), scene.run(full, [still] * 8)
+    assert quiet._quiet_run == 7 and full._quiet_run == 0  # only the first frame is read in full
+    for x in a[1:]:
+        assert [(d.label, d.x, d.y) for d in x] == [(d.label, d.x, d.y) for d in a[0]]
+    for x, y in zip(a, b, strict=True):
+        assert sorted(d.label for d in x) == sorted(d.label for d in y)
+    ball = next(o for o in on_cloth(still) if o.id == "ball-0")
+    nudged = replace(still, objects=tuple(replace(o, x=o.x + 4.0) if o is ball else o for o in still.objects))
+    dets = scene.run(quiet, [nudged])[0]
+    assert quiet._quiet_run == 0  # read in full
+    cue = scene.mapping.to_table([(d.x, d.y) for d in dets if d.label == "ball-0"])[0]
+    assert abs(cue[0] - (ball.x + 4.0)) < 2.0
