@@ -118,8 +118,8 @@ class VideoParams:
       ``quiet_max`` quiet frames came in a row. A quiet frame is read as that frame again: its
       objects and their colour readings are reused (the memory and the names still run), and the
       background still follows it; only the search for objects and their colour reading are
-      skipped, the costly part. Most of a match is a still table (players walk round it, chalk,
-      aim), so this halves the work there. Higher shares or speeds let a slow roll or a creeping
+      skipped, the costly part (a still table costs a quarter to a third of the time). Most of a
+      match is a still table (players walk round it, chalk, aim). Higher shares or speeds let a slow roll or a creeping
       hand be missed for a frame; a lower ``quiet_max`` reads a still table in full more often.
     * ``hole_slack``: how far (in ball radii, beyond the hole's own) a dark disc of a hole's size
       on the first frame may lie from where the calibration puts a hole and still be that hole.
@@ -324,9 +324,9 @@ class VideoDetector:
         if not any(on_print(c) for c in found):
             return found
         bare = self._prints.bare(work, cloth)
-        probe = Background(work, bare, np.full(work.shape[:2], 255, np.uint8),
-                           replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
-        fg, k0, _ = probe.foreground(work)
+        against = Background(work, bare, np.full(work.shape[:2], 255, np.uint8),
+                             replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
+        fg, k0, _ = against.foreground(work)
         fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
         changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
         again = [c for c in self._start_finder.find(fg, image, changed) if on_print(c)]
