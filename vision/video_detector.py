@@ -181,7 +181,7 @@ class _Reading:
     """The last frame read in full, for quiet frames (``VideoParams.quiet_pixels``)."""
 
     work: U8
-    probe: U8
+    probe: U8 | None  # only for a still frame, the only kind a quiet frame is compared with
     read: _Read
     pins: list[Detection]
     circles: list[Circle]
@@ -236,7 +236,7 @@ class VideoDetector:
             self._start_finder = ObjectFinder(self.view.radius_map, self.view.rest_mask, self.view.scale,
                                               self.view.box, replace(circles, faint_votes=self.p.start_faint_votes),
                                               xy, self.view.radius_mm)
-            self._max_hole = float(math.pi * float(np.median(self.view.radius_map)) ** 2 * 1.2)
+            self._max_hole = float(math.pi * self.view.median_radius ** 2 * 1.2)
             self.reset()
         return self.view
 
@@ -245,13 +245,9 @@ class VideoDetector:
         Answers where the objects were found (work px)."""
         view = self.view
         assert view is not None
-        r_med = float(np.median(view.radius_map))
+        r_med = view.median_radius
         cloth, _ = cloth_field(work, view.surface_mask, r_med)
-        probe = Background(work, cloth, np.full(work.shape[:2], 255, np.uint8),
-                           replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
-        fg, k0, _ = probe.foreground(work)
-        fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
-        changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        fg, k0, changed = self._changes(self._first_look(work, cloth), work)
         found = self._start_finder.find(fg, image, changed)
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
@@ -307,6 +303,20 @@ class VideoDetector:
             self._pins.start(image, full)
         return [(c.x, c.y) for c in found]
 
+    def _first_look(self, work: U8, model: F32) -> Background:
+        """The first frame against a model of the empty table (no background learned yet)."""
+        return Background(work, model, np.full(work.shape[:2], 255, np.uint8),
+                          replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
+
+    def _changes(self, bg: Background, work: U8) -> tuple[U8, F32, U8]:
+        """Foreground on the surface (cleaned), the brightness ratio, and *changed*: the
+        foreground plus any shading change (see ``VideoParams.shading``)."""
+        assert self.view is not None
+        fg, k, _ = bg.foreground(work)
+        fg = clean_mask(cv2.bitwise_and(fg, self.view.surface_mask), self._max_hole)
+        changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        return fg, k, changed
+
     def _refit_on_prints(self, work: U8, image: U8, cloth: F32, found: list[Circle],
                          occupied: list[str]) -> list[Circle]:
         """First-frame pieces over an occupied printed circle, found again against the bare
@@ -323,12 +333,7 @@ class VideoDetector:
 
         if not any(on_print(c) for c in found):
             return found
-        bare = self._prints.bare(work, cloth)
-        against = Background(work, bare, np.full(work.shape[:2], 255, np.uint8),
-                             replace(self.p.foreground, dark_ratio=self.p.start_dark_ratio))
-        fg, k0, _ = against.foreground(work)
-        fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
-        changed = cv2.bitwise_or(fg, ((np.abs(k0 - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        fg, _, changed = self._changes(self._first_look(work, self._prints.bare(work, cloth)), work)
         again = [c for c in self._start_finder.find(fg, image, changed) if on_print(c)]
         out = []
         for c in found:
@@ -362,9 +367,10 @@ class VideoDetector:
         if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
             raise UserError("expected a colour (BGR, 8-bit) image")
         view = self._ensure_view(image)
-        probe = view.probe_image(image)
         last, bg = self._last, self.background
-        if last is not None and bg is not None and self._quiet(probe, last, bg):
+        # the cheap look is needed only to compare with a still frame, or to be compared with
+        probe = view.probe_image(image) if last is not None and last.still else None
+        if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
             detections = self._with_pins(self._label(*last.read), last.pins)
             self._follow(last.work, bg, last.circles, last.fg, last.k)
@@ -375,9 +381,7 @@ class VideoDetector:
         bg = self.background
         finder = self._finder
         assert bg is not None and finder is not None
-        fg, k, _ = bg.foreground(work)
-        fg = clean_mask(cv2.bitwise_and(fg, view.surface_mask), self._max_hole)
-        changed = cv2.bitwise_or(fg, ((np.abs(k - 1.0) > self.p.shading) * 255).astype(np.uint8))
+        fg, k, changed = self._changes(bg, work)
         # where an object was found a frame ago, rolling slower than its radius a frame (a moving
         # ball's look is its smear's: what it showed then says little about what it shows now)
         known = [xy for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) < m.r
@@ -406,6 +410,8 @@ class VideoDetector:
         self._follow(work, bg, circles, fg, k)
         still = all(m.age == 0 and math.hypot(m.vx, m.vy) < self.p.quiet_speed for m in self._memos) \
             and all(c.kind not in SMEARED for c in circles)
+        if still and probe is None:
+            probe = view.probe_image(image)
         self._last = _Reading(work, probe, read, pins, circles, fg, k, still)
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
@@ -442,12 +448,13 @@ class VideoDetector:
     def _quiet(self, probe: U8, last: _Reading, bg: Background) -> bool:
         """Whether this frame is the last one read in full again (see ``VideoParams.quiet_pixels``),
         from the cheap look of both at the work size (:meth:`TableView.probe_image`)."""
-        if not last.still or self._quiet_run >= self.p.quiet_max or last.probe.shape != probe.shape:
+        if not last.still or self._quiet_run >= self.p.quiet_max or last.probe is None \
+                or last.probe.shape != probe.shape:
             return False
         assert self.view is not None
         diff = cv2.transform(cv2.absdiff(probe, last.probe), np.ones((1, 3), np.float32))  # channel sum, saturating
         moved = cv2.countNonZero((diff > 2.0 * bg.bright_threshold).astype(np.uint8))
-        r = float(np.median(self.view.radius_map))
+        r = self.view.median_radius
         return moved <= self.p.quiet_pixels * math.pi * r * r
 
     def _drop_ghosts(self, work: U8, circles: list[Circle], bg: Background) -> list[Circle]:

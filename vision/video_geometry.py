@@ -221,6 +221,8 @@ class TableView:
         coarse = r.reshape(len(gy), len(gx)).astype(np.float32)
         self.radius_map: F32 = np.asarray(cv2.resize(coarse, (len(gx) * step, len(gy) * step),
                                                      interpolation=cv2.INTER_LINEAR)[:wh, :ww], dtype=np.float32).copy()
+        #: a typical object radius in work pixels (the median over the work image)
+        self.median_radius = float(np.median(self.radius_map))
         tx = cv2.resize(table[:, 0].reshape(len(gy), len(gx)).astype(np.float32), (len(gx) * step, len(gy) * step),
                         interpolation=cv2.INTER_LINEAR)[:wh, :ww]
         ty = cv2.resize(table[:, 1].reshape(len(gy), len(gx)).astype(np.float32), (len(gx) * step, len(gy) * step),

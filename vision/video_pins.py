@@ -86,7 +86,6 @@ class PinWatcher:
         self._state: list[_PinState] = []
         #: ball detections (x, y, r image px) found to be a fallen pin in the last frame
         self.claimed: list[tuple[float, float, float]] = []
-        self._bare: Callable[[], U8] | None = None
 
     def _box(self, pin: PinSpec, x_mm: float, y_mm: float) -> tuple[int, int, int, int]:
         """Full-resolution box holding the standing pin (base ring to head), with a small margin."""
@@ -169,7 +168,6 @@ class PinWatcher:
         """Pin detections for this frame; ``balls`` are (x, y, r) image pixels of found balls,
         ``fg_work`` the foreground at work resolution (for fallen pins), ``bare`` makes the work
         pixels that look like the bare cloth (0/255; asked for only when a pin falls)."""
-        self._bare = bare
         out: list[Detection] = []
         self.claimed = []
         for st in self._state:
@@ -198,7 +196,7 @@ class PinWatcher:
                     self._lying_pin(image, st, base, balls)
                 if not lying and part is not None and part[0] < self.p.gone_match and not st.fallen:
                     st.fallen = True  # what shows of the pin's place has lost its standing look
-                    where = self._fallen_position(fg_work, st, balls)
+                    where = self._fallen_position(fg_work, st, balls, bare)
                     if where is not None:
                         st.fallen_mm = where
                     if st.fallen_mm is not None:
@@ -208,7 +206,7 @@ class PinWatcher:
                     # the "ball" over the spot is the pin itself, lying where it fell
                     self.claimed.extend(lying)
                     st.fallen = True
-                    where = self._fallen_position(fg_work, st, [b for b in balls if b not in lying])
+                    where = self._fallen_position(fg_work, st, [b for b in balls if b not in lying], bare)
                     if where is not None:
                         st.fallen_mm = where
                     if st.fallen_mm is not None:
@@ -231,7 +229,7 @@ class PinWatcher:
                 out.append(self._standing(st))
                 continue
             st.fallen = True
-            where = self._fallen_position(fg_work, st, balls)
+            where = self._fallen_position(fg_work, st, balls, bare)
             if where is not None:
                 st.fallen_mm = where
             if st.fallen_mm is not None:
@@ -334,8 +332,8 @@ class PinWatcher:
         r = float(self.view.local_scale(np.array([st.fallen_mm]), self.view.plane_z)[0]) * pin.radius
         return Detection(pin.id, "pin-fallen", float(px[0]), float(px[1]), max(1.0, r), 0.8)
 
-    def _fallen_position(self, fg_work: U8, st: _PinState, balls: list[tuple[float, float, float]]
-                         ) -> tuple[float, float] | None:
+    def _fallen_position(self, fg_work: U8, st: _PinState, balls: list[tuple[float, float, float]],
+                         bare: Callable[[], U8] | None = None) -> tuple[float, float] | None:
         """Table position of the fallen pin: the centroid of the foreground near its spot that no
         ball explains, measured on the plane of a lying pin's axis. Foreground that looks like the
         bare cloth is where the pin stood (the background still holds it standing), not where it
@@ -351,8 +349,8 @@ class PinWatcher:
         if x1 <= x0 or y1 <= y0:
             return None
         patch = fg_work[y0:y1, x0:x1] > 0
-        if self._bare is not None:
-            patch &= self._bare()[y0:y1, x0:x1] == 0
+        if bare is not None:
+            patch &= bare()[y0:y1, x0:x1] == 0
         yy, xx = np.mgrid[y0:y1, x0:x1]
         keep = patch & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= reach * reach)
         if balls:
