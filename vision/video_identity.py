@@ -50,6 +50,7 @@ class BallColour:
     rim_cover: float = 0.0  # share of the eight sectors of the disc's rim that show a ball colour
     rim_hue: float = -1.0  # circular-mean hue of that rim colour (-1 when none)
     cloth_hue: float = -1.0  # the bare cloth's hue under the disc, when known (-1: unknown or grey)
+    rim_white: float = 1.0  # share of the rim ring's pixels that are white (read with the rim only)
 
 
 #: The rim ring, in radii: a stripe lying with a white cap towards the camera shows its band only
@@ -61,6 +62,12 @@ RIM_CLOTH_GAP = 15.0
 RIM_SECTORS = 8
 #: The least white share of a disc read as a stripe's cap towards the camera.
 CAP_WHITE = 0.6
+#: Score of a stripe whose band would be invisible on this cloth (its colour within
+#: :data:`RIM_CLOTH_GAP` of the cloth's hue) for a white disc, as a share of its cue-ball score.
+#: Lying cap-up, such a stripe is a white disc like the cue ball, a little smaller. Below any real
+#: reading of a colour, so that it is taken only by a white disc that lost the one cue ball to a
+#: whiter one, while that stripe is seen nowhere else.
+HIDDEN_BAND = 0.3
 
 
 _DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
@@ -120,7 +127,8 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
         inside = d2 <= r_in * r_in
     else:
         inside = np.ones(len(d2), dtype=bool)
-    white = (ss < 75) & (vv > 1.05 * ref_w) & inside
+    white_any = (ss < 75) & (vv > 1.05 * ref_w)
+    white = white_any & inside
     lit = white & (vv > 1.05 * ref)  # white in the light: the brightness reference of white
     # a saturated pixel keeps its hue even in shade (a maroon band on a shaded rim)
     sat = (ss >= 90) & ~white & ((vv >= 0.55 * ref) | ((ss >= 150) & (vv >= 0.25 * ref))) & inside
@@ -130,8 +138,9 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     def per(values: NDArray[np.floating] | NDArray[np.bool_]) -> NDArray[np.float64]:
         return np.add.reduceat(np.asarray(values, dtype=np.float64), starts)
 
-    rim_cover, rim_hue = _rim(centres, counts, dx, dy, d2, hh, ss, vv, ref, ang, cloth_hue) if cloth_hue is not None \
-        else (np.zeros(len(centres)), np.full(len(centres), -1.0))
+    rim_cover, rim_hue, rim_white = \
+        _rim(centres, counts, dx, dy, d2, hh, ss, vv, ref, ang, cloth_hue, white_any) if cloth_hue is not None \
+        else (np.zeros(len(centres)), np.full(len(centres), -1.0), np.ones(len(centres)))
     n_in = per(inside)
     n_w, n_d, n_s, v_sum = per(white), per(dark), per(sat), per(np.where(inside, vv, 0))
     wx, wy = per(np.where(white, dx, 0)), per(np.where(white, dy, 0))
@@ -157,16 +166,18 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
             hue, spread, sat_v = -1.0, 1.0, 0.0
         out.append(BallColour(float(n_w[i]) / n, float(n_d[i]) / n, float(n_s[i]) / n, hue, spread, sat_v,
                               float(v_sum[i]) / n / rf, white_v, spread_w, float(rim_cover[i]), float(rim_hue[i]),
-                              float(cloth_hue[i]) if cloth_hue is not None else -1.0))
+                              float(cloth_hue[i]) if cloth_hue is not None else -1.0, float(rim_white[i])))
     return out
 
 
 def _rim(centres: Sequence[tuple[float, float, float]], counts: NDArray[np.int_],
          dx: NDArray[np.intp], dy: NDArray[np.intp], d2: NDArray[np.float32], hh: NDArray[np.float32],
          ss: NDArray[np.float32], vv: NDArray[np.float32], ref: NDArray[np.float32], ang: NDArray[np.float32],
-         cloth_hue: Sequence[float]) -> tuple[F64, F64]:
+         cloth_hue: Sequence[float], white: NDArray[np.bool_]) -> tuple[F64, F64, F64]:
     """Per disc: the share of its rim's eight sectors in which at least a third of the ring's
-    pixels show a ball colour, and that colour's mean hue.
+    pixels show a ball colour, that colour's mean hue, and the share of the ring that is white
+    (the cue ball is white to its limb; a stripe lying cap-up only to about 0.85 of its radius,
+    whatever colour its band is).
 
     Why sectors: a ball touching another, or a coloured shadow, colours one side of the rim; a
     stripe's band seen round a white cap colours all of it.
@@ -188,7 +199,8 @@ def _rim(centres: Sequence[tuple[float, float, float]], counts: NDArray[np.int_]
     s_ = np.bincount(disc_of[colour], weights=np.sin(ang[colour]), minlength=n)
     k = np.bincount(disc_of[colour], minlength=n)
     hue = np.where(k >= 3, (np.degrees(np.arctan2(s_, c)) % 360.0) / 2.0, -1.0)
-    return cover.astype(np.float64), hue.astype(np.float64)
+    whites = np.bincount(disc_of[ring & white], minlength=n) / np.maximum(1, np.bincount(disc_of[ring], minlength=n))
+    return cover.astype(np.float64), hue.astype(np.float64), whites.astype(np.float64)
 
 
 def _unit(x: float) -> float:
@@ -222,7 +234,10 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     # (cap-up stripes read 0.85-0.9): a solid's number disc is small, and a solid's colour all
     # round its rim must not make it a stripe.
     cap = _unit((c.rim_cover - 0.2) / 0.3) if c.rim_hue >= 0 and c.white >= CAP_WHITE else 0.0
-    s[0] = _unit((c.white - 0.55) / 0.3) * colourless * (1.0 - cap)
+    # white to the limb (a stripe lying cap-up is white only to about 0.85 of its radius): of two
+    # white discs the whiter rim is the cue ball's
+    whole = 0.8 + 0.2 * _unit((c.rim_white - 0.5) / 0.4)
+    s[0] = _unit((c.white - 0.55) / 0.3) * colourless * (1.0 - cap) * whole
     s[8] = _unit((c.dark - 0.3) / 0.3) * max(0.0, 1.0 - c.sat / 0.35)
     dark_fit = maroon_fit(c, white_ref)
     if c.hue >= 0:
@@ -239,6 +254,11 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     if cap > 0:
         for n in POOL_HUE:
             s[n + 8] = max(s[n + 8], cap * _hue_fit(c.rim_hue, n, c.cloth_hue) * _red_split(n, dark_fit))
+    if s[0] > 0 and c.cloth_hue >= 0:
+        for n, h in POOL_HUE.items():  # a band the cloth hides (see HIDDEN_BAND)
+            gap = hue_gap(h, c.cloth_hue)
+            if gap <= RIM_CLOTH_GAP:
+                s[n + 8] = max(s[n + 8], HIDDEN_BAND * s[0] * (1.0 - 0.5 * gap / RIM_CLOTH_GAP))
     return s
 
 
