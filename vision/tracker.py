@@ -119,6 +119,7 @@ class _State:
     lost_vx: float = 0.0  # velocity when it was lost
     lost_vy: float = 0.0
     steady_roll: bool = False  # its last two velocity estimates agreed (it was rolling, not jumping)
+    launched: bool = False  # its last sighting was its first move from rest (see *launched* in ``Tracker``)
     seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
     seen_y: float = 0.0
 
@@ -138,9 +139,11 @@ class Tracker:
       Larger survives hard collisions (a ball's path bends between frames); smaller avoids swapping
       two balls that pass close.  ``gate_speed`` adds that fraction of the distance the track
       travels in one frame. A hidden track seen at least ``coast_hits`` times gets ``gate_mm``
-      more (it may have been nudged under the hand); one seen fewer times gets neither that nor
-      the jumps of ``max_jump_mm``: it is as likely a piece of the hand itself, and it took the
-      detection of the carrom striker flicked beside it.
+      more (it may have been nudged under the hand) for a detection of its own label; one seen
+      fewer times gets neither that nor the jumps of ``max_jump_mm``: it is as likely a piece of
+      the hand itself, and it took the detection of the carrom striker flicked beside it. A
+      detection of another label is taken within ``gate_mm`` only (a phantom queen read from
+      a hand took the striker put down 94 mm away, read as a white man under the fingers).
     * ``label_penalty_mm``: cost added when a detection's label differs from the track's; high
       enough that a ball keeps its number through a misread, low enough that a real swap of nearby
       balls is not forced.
@@ -214,6 +217,22 @@ class Tracker:
       counts as a steady roll (``_hole_on_path`` may follow it into a hole if it is lost again
       before it is seen twice). Longer trusts the line over longer gaps (a hand could have
       carried the piece there); shorter asks for a second sighting sooner.
+    * *launched* (no parameter of its own): a track whose last sighting was its first move from
+      rest (slower than ``roll_speed_mm_s`` before, faster than ``jump_speed_mm_s`` then) was
+      struck during that frame, so the distance it showed is a fraction of what it covers in a
+      whole frame (a carrom striker flicked from its baseline shows 40 mm, then goes 160). It
+      takes first, as ``carry`` does, a detection anywhere ahead on its line of motion within
+      ``max_jump_mm``, no farther off the line than ``carry`` radii, that no resting object holds
+      (within ``stay`` of where it rests) and whose label it could be misread as.
+    * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
+      line of centres at the contact, away from the hitter, so that its displacement points the
+      way from where the hitter was a frame ago through it (the hitter's own motion only adds to
+      that). A resting track does not take a detection more than ``knock_min`` of its radius from
+      where it is if, for every fast object seen a frame ago that could have reached it, the
+      displacement's cosine with that direction is below ``knock_cos``: that detection is the
+      hitter itself arriving (a carrom striker flicked into the pack, read as a white man), not
+      the piece it is about to hit. Nearer -1 allows more (a piece knocked sideways in a chain of
+      hits may lean back a little towards the first hitter); nearer 0 rejects more.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -225,7 +244,7 @@ class Tracker:
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
-                 struck_path_s: float = 0.25) -> None:
+                 struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -249,6 +268,8 @@ class Tracker:
         self.carry = carry
         self.stay = stay
         self.struck_path_s = struck_path_s
+        self.knock_min = knock_min
+        self.knock_cos = knock_cos
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -316,11 +337,15 @@ class Tracker:
         other: list[tuple[float, int, int]] = []
         lost: list[tuple[float, int, int]] = []
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
+        resting = [(o.x, o.y, self.stay * o.radius_mm) for o in self._tracks
+                   if o.confirmed and o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6
+                   and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
             # hidden after a sighting or two: as likely a piece of a hand as an object (see gate_mm)
             flicker = s.status == TrackStatus.MISSING and s.hits < self.coast_hits
+            misread_gate = gate  # nudged while hidden and misread as well is one guess too many
             if s.status == TrackStatus.MISSING and not flicker:
                 gate += self.gate_mm  # a hidden ball may have been nudged
             # Rolling fast and seen a frame ago, a ball cannot get farther than its speed takes it,
@@ -330,13 +355,21 @@ class Tracker:
             reach = 1.1 * self._fastest_near(s, dt) * dt + 2.0 * s.radius_mm if fast else self.max_jump_mm
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
             stays = not fast and s.confirmed and s.status != TrackStatus.MISSING and s.last_seen_t >= t - dt - 1e-6
+            # a pin topples where it stands rather than sliding off the line of centres
+            hitters = self._hitters(s, dt, t) if stays and speed < self.roll_speed_mm_s \
+                and not s.group.startswith("pin") else []
+            launch = carries and s.launched
             for j, d in enumerate(dets):
-                if not self._compatible(s, d):
+                if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
                 assert d.x_mm is not None and d.y_mm is not None
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
+                off = self._off_line(s, d) if launch else None
                 if carries and ahead <= self.carry * s.radius_mm and self._could_be(s, d, held):
                     carried.append((ahead, i, j))  # its own smear, where its motion takes it
+                elif off is not None and off <= self.carry * s.radius_mm and self._could_be(s, d, held) \
+                        and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= r for x, y, r in resting):
+                    carried.append((off, i, j))  # further along the line it was launched on
                 elif stays and min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y)) <= self.stay * s.radius_mm \
                         and self._could_be(s, d, held) \
                         and (d.label == s.label or (d.label in INDEXED_LABELS and s.steady >= self.lost_steady)):
@@ -353,7 +386,7 @@ class Tracker:
                         # its track is lost, that label seen anywhere is it, moved by a hand or
                         # lost in a smear, not a second one.
                         jump.append((dist, i, j))
-                elif dist <= gate:
+                elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
@@ -373,6 +406,48 @@ class Tracker:
             return True
         other = held.get(d.label)
         return other is None or other is s
+
+    def _off_line(self, s: _State, d: Detection) -> float | None:
+        """How far ``d`` lies from the line ``s`` moves on, when it lies ahead of ``s`` on it
+        within ``max_jump_mm``; None otherwise."""
+        assert d.x_mm is not None and d.y_mm is not None
+        speed = math.hypot(s.vx, s.vy)
+        if speed <= 0:
+            return None
+        ux, uy = s.vx / speed, s.vy / speed
+        rx, ry = d.x_mm - s.x, d.y_mm - s.y
+        along = rx * ux + ry * uy
+        if along <= 0 or along > self.max_jump_mm:
+            return None
+        return abs(rx * uy - ry * ux)
+
+    def _hitters(self, s: _State, dt: float, t: float) -> list[_State]:
+        """Tracks seen a frame ago rolling fast and near enough to have reached the resting ``s``
+        this frame: within ``max_jump_mm``, because a piece struck from rest during the last frame
+        has only begun to move in it, and its measured speed is far below its real one."""
+        out: list[_State] = []
+        for o in self._tracks:
+            if o is s or o.status != TrackStatus.VISIBLE or o.last_seen_t < t - dt - 1e-6 or o.group.startswith("pin"):
+                continue
+            if math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s and \
+                    math.hypot(o.x - s.x, o.y - s.y) <= self.max_jump_mm + o.radius_mm + s.radius_mm:
+                out.append(o)
+        return out
+
+    def _towards_hitters(self, s: _State, d: Detection, hitters: list[_State]) -> bool:
+        """Would the resting ``s`` have moved to ``d`` towards every fast object that could have
+        hit it (see ``knock_cos``)? Then ``d`` is not ``s``."""
+        assert d.x_mm is not None and d.y_mm is not None
+        dx, dy = d.x_mm - s.x, d.y_mm - s.y
+        moved = math.hypot(dx, dy)
+        if moved <= self.knock_min * s.radius_mm:
+            return False
+        for o in hitters:
+            ux, uy = s.x - o.x, s.y - o.y
+            norm = math.hypot(ux, uy)
+            if norm < 1e-6 or (dx * ux + dy * uy) / (moved * norm) >= self.knock_cos:
+                return False
+        return True
 
     def _fastest_near(self, s: _State, dt: float) -> float:
         """The speed of ``s`` or of the fastest object that could reach it within ``dt``."""
@@ -424,6 +499,8 @@ class Tracker:
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
             s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
+            s.launched = s.status != TrackStatus.MISSING and math.hypot(s.vx, s.vy) < self.roll_speed_mm_s \
+                and math.hypot(mvx, mvy) >= self.jump_speed_mm_s
             if s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s \
                     and t - s.last_seen_t <= self.struck_path_s + 1e-9 \
                     and math.hypot(d.x_mm - s.seen_x, d.y_mm - s.seen_y) > 2.0 * s.radius_mm:

@@ -212,3 +212,47 @@ def test_a_man_struck_from_rest_and_seen_once_on_his_way_is_potted() -> None:
         out = tracker.update(dets, i / FPS, i)
         statuses += [(tr.status, tr.hole) for tr in out.tracks if tr.status not in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
     assert statuses == [(TrackStatus.POTTED, "pocket-top-right")]
+
+
+def test_a_striker_flicked_into_the_pack_is_not_taken_by_the_man_it_is_about_to_hit() -> None:
+    """Traced on a rendered carrom break: the striker shows 39 mm of its flight in the frame it is
+    flicked (struck part-way through the frame), then 120 mm more on the next, read as a white man
+    33 mm short of the white man it hits. A resting man struck moves away from what hits it, never
+    towards it, and the striker was launched along that line: the reading is the striker's."""
+    tracker = Tracker(CARROM)
+    pack = [det("white", "white", 370, 432), det("black", "black", 344, 418), det("white", "white", 369, 402)]
+    for i in range(20):
+        tracker.update([det("striker", "striker", 392, 622), *pack], i / FPS, i)
+    tracker.update([det("striker", "striker", 385, 584), *pack], 20 / FPS, 20)
+    out = tracker.update([det("white", "white", 371, 465), *pack[1:]], 21 / FPS, 21)
+    striker = out.by_id()["striker"]
+    assert (striker.x, striker.y) == (371, 465) and striker.status is TrackStatus.VISIBLE
+    man = min((tr for tr in out.tracks if tr.label == "white"), key=lambda tr: abs(tr.y - 432))
+    assert (man.x, man.y) == (370, 432), "the man it is about to hit has not moved"
+
+
+def test_a_man_knocked_away_from_the_striker_is_still_that_man() -> None:
+    """The same rule lets a struck man go where a struck man goes: away from the striker."""
+    tracker = Tracker(CARROM)
+    for i in range(20):
+        tracker.update([det("striker", "striker", 392, 622), det("white", "white", 370, 432)], i / FPS, i)
+    tracker.update([det("striker", "striker", 385, 584), det("white", "white", 370, 432)], 20 / FPS, 20)
+    out = tracker.update([det("striker", "striker", 374, 470), det("white", "white", 366, 400)], 21 / FPS, 21)
+    assert [(tr.id, tr.y) for tr in sorted(out.tracks, key=lambda tr: tr.id)] == [("striker", 470), ("white-1", 400)]
+
+
+def test_a_hidden_track_does_not_take_another_label_from_beyond_the_plain_gate() -> None:
+    """Traced on a rendered carrom clip: a queen read from a hand was hidden 94 mm from where the
+    striker was then put down, read as a white man under the fingers. Moved while hidden and
+    misread as well is one guess too many: the queen stays where it was hidden, and the striker,
+    read right a frame later, is the striker."""
+    tracker = Tracker(CARROM)
+    for i in range(12):
+        tracker.update([det("queen", "queen", 137, 622), det("striker", "striker", 266, 207)], i / FPS, i)
+    for i in range(12, 20):
+        tracker.update([], i / FPS, i)
+    tracker.update([det("white", "white", 231, 619)], 20 / FPS, 20)
+    out = tracker.update([det("striker", "striker", 231, 621)], 21 / FPS, 21)
+    queen = out.by_id()["queen"]
+    assert (queen.x, queen.y) == (137, 622) and queen.status is TrackStatus.MISSING
+    assert out.by_id()["striker"].y == 621
