@@ -246,8 +246,10 @@ class VideoDetector:
         view = self.view
         assert view is not None
         r_med = view.median_radius
-        cloth, _ = cloth_field(work, view.surface_mask, r_med)
-        fg, k0, changed = self._changes(self._first_look(work, cloth), work)
+        cloth, clothlike = cloth_field(work, view.surface_mask, r_med)
+        first = self._first_look(work, cloth)
+        first.trust_clean_cloth(work, cv2.bitwise_and(clothlike, view.surface_mask))
+        fg, k0, changed = self._changes(first, work)
         found = self._start_finder.find(fg, image, changed)
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
