@@ -62,6 +62,9 @@ RIM_CLOTH_GAP = 15.0
 RIM_SECTORS = 8
 #: The least white share of a disc read as a stripe's cap towards the camera.
 CAP_WHITE = 0.6
+#: White spread (second moment about its centroid over the squared radius) from which a view's
+#: white counts as two caps at opposite limbs; a uniform disc spreads 0.5.
+WIDE_WHITE = 0.25
 #: Score of a stripe whose band would be invisible on this cloth (its colour within
 #: :data:`RIM_CLOTH_GAP` of the cloth's hue) for a white disc, as a share of its cue-ball score.
 #: Lying cap-up, such a stripe is a white disc like the cue ball, a little smaller. Below any real
@@ -246,6 +249,11 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
         stripe = _unit((c.white - 0.12) / 0.3)
         if c.white < 0.45:
             stripe *= _unit((c.white_spread - 0.06) / 0.12)
+        # white spread as widely as the disc itself (about half the squared radius) is two caps
+        # at opposite limbs, however little of them shows: a solid's white is its number disc and
+        # highlight, a compact patch (over our development clips, solids showing 15-30 % white
+        # spread 0.08-0.14, stripes 0.5-0.6)
+        stripe = max(stripe, _unit((c.white_spread - WIDE_WHITE) / 0.15) * _unit((c.white - 0.12) / 0.06))
         amount = min(1.0, c.sat / 0.2) * (1.0 - min(1.0, c.hue_spread * 2.0))
         for n in POOL_HUE:
             fit = _hue_fit(c.hue, n) * _red_split(n, dark_fit)

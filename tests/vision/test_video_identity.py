@@ -111,3 +111,19 @@ def test_a_lone_white_disc_on_a_violet_cloth_is_still_the_cue_ball() -> None:
     cue = _read(_scene(ring_from=None))
     (got,) = assign_unique([pool_scores(cue, cue.white_value)])
     assert got[0] == 0 and got[1] > 0.8
+
+
+def _orange(white: float, spread: float) -> BallColour:
+    return BallColour(white=white, dark=0.0, sat=0.74, hue=13.0, hue_spread=0.05, sat_value=1.5,
+                      brightness=1.9, white_value=1.8, white_spread=spread)
+
+
+def test_a_stripe_showing_its_caps_only_at_the_limbs_is_a_stripe() -> None:
+    """Traced on a rendered clip: a 13 (orange stripe) at rest with its axis across the view showed
+    its white caps as two thin crescents at opposite limbs, 22 % of the disc, and was read as the
+    5 (orange solid) for the whole clip. White spread as widely as the disc itself is two caps;
+    a solid's white (its number disc and highlight) is a compact patch."""
+    stripe_view = pool_scores(_orange(white=0.22, spread=0.62))
+    assert int(np.argmax(stripe_view)) == 13
+    solid_view = pool_scores(_orange(white=0.22, spread=0.11))
+    assert int(np.argmax(solid_view)) == 5
