@@ -333,6 +333,16 @@ class EventExtractor:
         cos = (prev.vx * tr.vx + prev.vy * tr.vy) / max(1e-9, s0 * s1)
         return math.degrees(math.acos(max(-1.0, min(1.0, cos)))) > self.p.turn_deg
 
+    def _vanished(self, tr: Track, by: Track) -> bool:
+        """``tr`` was seen at rest on the last frame and is not found on this one, while ``by``,
+        seen on both, sweeps over its place faster than ``vanish_speed``: it was struck and lost
+        at once in its smear (or knocked off the board), as much a change of its motion as a
+        start seen."""
+        prev, hitter = self._prev.get(tr.id), self._prev.get(by.id)
+        return tr.status == TrackStatus.MISSING and prev is not None and prev.seen and not prev.moving \
+            and by.status == TrackStatus.VISIBLE and hitter is not None and hitter.seen \
+            and math.hypot(hitter.vx, hitter.vy) >= self.p.vanish_speed
+
     def _first_touch(self, a: Track, b: Track) -> tuple[float, float] | None:
         """When (fraction of the frame) a and b first came within touching distance during the
         frame, and how close they were then; None when they did not (see
@@ -340,7 +350,7 @@ class EventExtractor:
         pa, pb = self._prev.get(a.id), self._prev.get(b.id)
         if pa is None or pb is None:
             return None
-        dt = max(1e-6, a.last_seen_t - pa.t)
+        dt = max(1e-6, max(a.last_seen_t, b.last_seen_t) - pa.t)  # the frame (either may be hidden)
         touch = a.radius_mm + b.radius_mm + self.p.contact_tol_mm
         found = first_touch(pa, pb, (a.x, a.y), (b.x, b.y), dt, touch)
         for m, pm, o in ((a, pa, b), (b, pb, a)):
@@ -367,8 +377,12 @@ class EventExtractor:
                 pa, pb = self._prev.get(a.id), self._prev.get(b.id)
                 if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
+                vanished = self._vanished(a, b) or self._vanished(b, a)
+                if TrackStatus.MISSING in (a.status, b.status) and not vanished:
+                    continue  # a hidden object's place is a guess (a ball under a hand); once
+                    # seen moving off its rest, the sweep of `_first_touch` still finds its hit
                 touch = self._first_touch(a, b)
-                if touch is None or not (self._changed(a) or self._changed(b)):
+                if touch is None or not (self._changed(a) or self._changed(b) or vanished):
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
@@ -427,11 +441,18 @@ class EventExtractor:
     # -- places -----------------------------------------------------------------------------------
     def _baulk(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball touching the D or baulk counts once it has been out of baulk during this shot
-        (the cue ball starts in the D; a ball resting in baulk is not 'returning')."""
+        (the cue ball starts in the D; a ball resting in baulk is not 'returning').
+
+        Only where the ball is seen: a hidden ball's place is a prediction along its last
+        velocity, and a velocity measured wrongly once (a track that took another ball's smear as
+        its own ball left the table) carries it into baulk on paper only. A ball that really
+        rolled into baulk unseen is reported when it is seen there."""
         if self.spec.baulk_x is None or self.spec.d_centre is None:
             return []  # only bar billiards has a D and a baulk area (pool's baulk_x is its head string)
         events: list[TableEvent] = []
         for tr in visible:
+            if tr.status != TrackStatus.VISIBLE:
+                continue
             if not self.spec.in_baulk(tr.x, tr.radius_mm):
                 self._shot.armed.add(tr.id)
             elif tr.id in self._shot.armed:
@@ -558,6 +579,10 @@ class EventExtractor:
         return self.spec.on_surface(tr.x, tr.y, tr.radius_mm)
 
     def _forget(self, track_id: str) -> None:
+        """A track that ended: a later object given the same name (a white taken off the table and
+        another put down) inherits nothing of it, such as having been out of baulk this shot."""
+        self._shot.armed.discard(track_id)
+        self._shot.touching = {pair for pair in self._shot.touching if track_id not in pair}
         self._on_bed.discard(track_id)
         self._railed.discard(track_id)
         self._knocked.pop(track_id, None)

@@ -53,6 +53,10 @@ class ExtractorParams:
       near-misses counted as contacts.
     * ``turn_deg`` and ``speed_change``: how much a velocity must turn, or its speed change
       (fraction), for a collision to be believed. Guards against noise on straight rolls.
+    * ``vanish_speed``: a resting object lost on the very frame a moving one's path sweeps over
+      its place was hit (lost at once in its smear, or knocked off the board) when the mover goes
+      at least this fast (mm/s): such a hit sends it off faster than the detector can follow.
+      Slower, the loss is more likely a hand reaching over it, read as a moving "ball" beside it.
     * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
       touching before a new contact between them is reported.
     * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count.
@@ -99,6 +103,7 @@ class ExtractorParams:
     contact_tol_mm: float = 6.0
     turn_deg: float = 12.0
     speed_change: float = 0.15
+    vanish_speed: float = 1500.0
     separation_mm: float = 8.0
     cushion_tol_mm: float = 10.0
     bounce_eps_mm: float = 2.5

@@ -238,3 +238,67 @@ def test_a_cue_ball_frozen_to_a_ball_and_struck_into_it_hits_it_first() -> None:
                        ("ball-2", 1950.0, 606.0), ("ball-3", 1950.0, 664.0)])
     contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
     assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
+
+
+def _bar_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    """Detections (label, x, y) per frame through the tracker and the extractor on a bar-billiards table."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("bar-billiards")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    for i, dets in enumerate(frames):
+        ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return found
+
+
+def test_a_hidden_ball_carried_into_baulk_by_its_prediction_has_not_entered_baulk() -> None:
+    """Rule book, baulk: a ball touching the baulk area after leaving it is a call. Traced on a
+    rendered clip: a white knocked over the rail was lost; its track had taken the red's smear a
+    frame before, with a velocity back towards baulk, and its predicted place crossed the baulk
+    line while no one saw it. Only a sighting there counts."""
+    frames = [[("white", 460.0, 70.0), ("red", 900.0, 385.0)] for _ in range(20)]
+    frames += [[("white", 460.0 - 25.0 * k, 70.0), ("red", 900.0 - 40.0 * k, 385.0)] for k in range(1, 6)]
+    frames += [[("red", 700.0 - 30.0 * k, 385.0 - 30.0 * k)] for k in range(1, 8)]  # the white hidden
+    found = _bar_run(frames)
+    assert [e for e in found if e.type is EventType.BAULK_ENTRY] == []
+
+
+def test_a_ball_seen_rolling_into_baulk_enters_baulk() -> None:
+    """The same ball seen all the way: its entry is called on the frame it touches the baulk area."""
+    frames = [[("white", 460.0, 70.0), ("red", 900.0, 385.0)] for _ in range(20)]
+    frames += [[("white", 460.0 - 25.0 * k, 70.0), ("red", 900.0 - 40.0 * k, 385.0)] for k in range(1, 12)]
+    found = _bar_run(frames)
+    entries = [e for e in found if e.type is EventType.BAULK_ENTRY]
+    assert [e.objects for e in entries] == [("white-1",)]
+    assert entries[0].where == "baulk"
+
+
+def test_a_man_knocked_off_the_board_at_once_was_hit() -> None:
+    """Traced on a rendered carrom clip: the striker, at 4.8 m/s, passes right over the spot of a
+    white man resting by the left cushion, and the man is never seen again (knocked over the
+    frame into the air). A resting object lost on the frame a moving one sweeps over it was hit."""
+    man = ("white", 161.0, 262.0)
+    frames = [[man, ("striker", 561.0, 562.0)] for _ in range(30)]
+    # the striker keeps its speed through the hit (three times the man's weight, and the
+    # tracker's smoothed speed changes little in one frame): only the man's vanishing tells
+    frames += [[man, ("striker", 561.0 - 100.0 * k, 562.0 - 75.0 * k)] for k in range(1, 4)]
+    frames += [[("striker", 561.0 - 100.0 * k, 562.0 - 75.0 * k)] for k in range(4, 7)]
+    found = _carrom_run(frames)
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert [set(e.objects) for e in contacts] == [{"striker", "white-1"}]
+    assert contacts[0].frame == 33
+
+
+def test_a_white_put_down_in_baulk_after_one_left_the_table_has_not_entered_baulk() -> None:
+    """Traced on a rendered clip: a white jumped the rail; a white then seen in baulk got the
+    name the first had (names are reused once their object is gone) and with it the first's
+    'out of baulk this shot', and its appearance was called a baulk entry."""
+    frames = [[("white", 445.0, 600.0), ("red", 900.0, 385.0)] for _ in range(20)]
+    frames += [[("white", 445.0, 600.0 + 45.0 * k), ("red", 900.0 - 40.0 * k, 385.0)] for k in range(1, 4)]
+    frames += [[("red", 740.0 - 20.0 * k, 385.0)] for k in range(1, 18)]  # over the rail, gone
+    frames += [[("white", 158.0, 80.0), ("red", 400.0, 385.0)] for _ in range(6)]
+    found = _bar_run(frames)
+    assert [e.type for e in found if e.type is EventType.OFF_TABLE] == [EventType.OFF_TABLE]
+    assert [e for e in found if e.type is EventType.BAULK_ENTRY] == []
