@@ -71,6 +71,10 @@ WIDE_WHITE = 0.25
 #: reading of a colour, so that it is taken only by a white disc that lost the one cue ball to a
 #: whiter one, while that stripe is seen nowhere else.
 HIDDEN_BAND = 0.3
+#: The same for a stripe of any other colour, as a share of :data:`HIDDEN_BAND`: a cap-up band is
+#: about 0.15 of the radius wide, under a pixel on a ball imaged 7 px across, and blurs away on any
+#: cloth. Lower than a hidden colour's, so that the number the cloth explains is taken first.
+THIN_BAND = 0.5
 
 
 _DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
@@ -262,11 +266,11 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     if cap > 0:
         for n in POOL_HUE:
             s[n + 8] = max(s[n + 8], cap * _hue_fit(c.rim_hue, n, c.cloth_hue) * _red_split(n, dark_fit))
-    if s[0] > 0 and c.cloth_hue >= 0:
-        for n, h in POOL_HUE.items():  # a band the cloth hides (see HIDDEN_BAND)
-            gap = hue_gap(h, c.cloth_hue)
-            if gap <= RIM_CLOTH_GAP:
-                s[n + 8] = max(s[n + 8], HIDDEN_BAND * s[0] * (1.0 - 0.5 * gap / RIM_CLOTH_GAP))
+    if s[0] > 0:
+        for n, h in POOL_HUE.items():  # a band the cloth or the resolution hides (see HIDDEN_BAND)
+            gap = hue_gap(h, c.cloth_hue) if c.cloth_hue >= 0 else math.inf
+            hidden = 1.0 - 0.5 * gap / RIM_CLOTH_GAP if gap <= RIM_CLOTH_GAP else THIN_BAND
+            s[n + 8] = max(s[n + 8], HIDDEN_BAND * s[0] * hidden)
     return s
 
 

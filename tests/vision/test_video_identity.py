@@ -127,3 +127,17 @@ def test_a_stripe_showing_its_caps_only_at_the_limbs_is_a_stripe() -> None:
     assert int(np.argmax(stripe_view)) == 13
     solid_view = pool_scores(_orange(white=0.22, spread=0.11))
     assert int(np.argmax(solid_view)) == 5
+
+
+def test_a_cap_up_stripe_too_small_to_show_its_band_is_not_a_second_cue_ball() -> None:
+    """Traced on a rendered clip: a camera far from the table imaged the balls 7 px across, and a
+    14 lying cap-up on a grey cloth read all white, its band under a pixel wide. It became a
+    second "ball-0", and its pot was called a scratch. The disc less white to its limb takes a
+    stripe no other ball holds; it is never a second cue ball."""
+    cue = BallColour(white=1.0, dark=0.0, sat=0.0, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=2.45,
+                     white_value=2.45, white_spread=0.39, rim_white=0.93)
+    cap = BallColour(white=0.99, dark=0.0, sat=0.0, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=2.42,
+                     white_value=2.44, white_spread=0.41, rim_white=0.74)
+    got = assign_unique([pool_scores(cap, 2.45), pool_scores(cue, 2.45)])
+    assert got[1][0] == 0
+    assert 9 <= got[0][0] <= 15
