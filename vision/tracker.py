@@ -233,6 +233,11 @@ class Tracker:
       hitter itself arriving (a carrom striker flicked into the pack, read as a white man), not
       the piece it is about to hit. Nearer -1 allows more (a piece knocked sideways in a chain of
       hits may lean back a little towards the first hitter); nearer 0 rejects more.
+    * ``twin``: a one-of-a-kind object's track lost while another track of its label, rolling,
+      is seen within this fraction of their summed radii of it (two balls cannot overlap) was
+      the same ball followed twice; it ends there, without a pot or a removal. Higher ends more
+      doubles (and could end a ball hidden beside a misread look-alike); lower leaves doubles to
+      coast into pockets.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -244,7 +249,8 @@ class Tracker:
                  overlap: float = 0.6, coast_hits: int = 4, off_confirm_s: float = 0.4,
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
-                 struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5) -> None:
+                 struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
+                 twin: float = 0.8) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -270,6 +276,7 @@ class Tracker:
         self.struck_path_s = struck_path_s
         self.knock_min = knock_min
         self.knock_cos = knock_cos
+        self.twin = twin
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -381,10 +388,13 @@ class Tracker:
                     if dist <= gate:
                         same.append((dist, i, j))
                     elif not flicker and (dist <= min(reach, self.max_jump_mm)
-                                          or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS)):
+                                          or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
+                                              and s.hole is None)):
                         # Only one object carries a numbered label (ball-9, queen, striker): when
                         # its track is lost, that label seen anywhere is it, moved by a hand or
-                        # lost in a smear, not a second one.
+                        # lost in a smear, not a second one. Unless it was lost over a hole on its
+                        # way in: it dropped, and its label read across the table a frame later
+                        # is another ball (a cap-up stripe that read as the cue ball all along).
                         jump.append((dist, i, j))
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
@@ -526,6 +536,9 @@ class Tracker:
         if s.status == TrackStatus.TENTATIVE:
             s.status = TrackStatus.REMOVED
             return
+        if s.missing_since is None and self._twin_seen(s, t, dt):
+            s.status = TrackStatus.REMOVED  # one ball followed twice: the one seen goes on
+            return
         if s.missing_since is None:
             s.missing_since = s.last_seen_t
             s.status = TrackStatus.MISSING
@@ -553,6 +566,22 @@ class Tracker:
         if gone >= self.occlusion_s:
             s.hole = self._hole_on_path(s, gone)
             s.status = TrackStatus.POTTED if s.hole is not None else TrackStatus.REMOVED
+
+    def _twin_seen(self, s: _State, t: float, dt: float) -> bool:
+        """Is ``s``, a one-of-a-kind object (a pool number, the red, the queen, the striker) just
+        lost, seen this frame under another track of its label rolling right where it would be (within
+        ``twin`` of their summed radii)? Then it was one ball followed twice (a fast ball's smear
+        read as two), and the track that lost it is the stale one: left to coast on, it took the
+        ball into a pocket it never reached."""
+        if s.label in INDEXED_LABELS or s.group.startswith("pin") or not s.confirmed:
+            return False
+        px, py = s.x + s.vx * dt, s.y + s.vy * dt  # where it would be now
+        for o in self._tracks:
+            if o is not s and o.confirmed and o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - 1e-9 \
+                    and o.label == s.label and math.hypot(o.vx, o.vy) >= self.roll_speed_mm_s \
+                    and math.hypot(o.x - px, o.y - py) <= self.twin * (o.radius_mm + s.radius_mm):
+                return True
+        return False
 
     def _overlaps(self, d: Detection, taken: list[Detection]) -> bool:
         """A second detection on an object already matched this frame (a smear split in two, a

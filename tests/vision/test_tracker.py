@@ -256,3 +256,52 @@ def test_a_hidden_track_does_not_take_another_label_from_beyond_the_plain_gate()
     queen = out.by_id()["queen"]
     assert (queen.x, queen.y) == (137, 622) and queen.status is TrackStatus.MISSING
     assert out.by_id()["striker"].y == 621
+
+
+def test_one_ball_followed_twice_is_not_potted_by_its_stale_track() -> None:
+    """Traced on a rendered Colors break: a fast 6 was read as two discs a frame, 35 mm apart,
+    and followed by two tracks ("ball-6" and "ball-6-dup14"). When one lost its reading, it coasted
+    on its velocity and was called potted in a pocket the ball never reached. Two balls cannot
+    overlap: a one-of-a-kind track lost right where a rolling track of its label is seen was the
+    same ball, and it ends without a pot."""
+    tracker = Tracker(POOL)
+    statuses: list[TrackStatus] = []
+    for i in range(10):
+        tracker.update([det("ball-6", "solid", 1270, 600)], i / FPS, i)
+    frame = 10
+    for k in range(1, 9):  # rolling straight at the bottom middle pocket; a second reading of
+        dets = [det("ball-6", "solid", 1270, 600 + 60 * k)]  # its label converges on it
+        if k >= 3:
+            dets.append(det("ball-6", "solid", 1310 + 28 * (8 - k), 595 + 60 * k))
+        out = tracker.update(dets, frame / FPS, frame)
+        frame += 1
+    assert len([tr for tr in out.tracks if tr.label == "ball-6"]) == 2
+    for j in range(1, 50):  # only the second reading goes on, turning away from the pocket
+        x, y = (1305 + 45 * (j - 1), 1135 + 10 * (j - 1)) if j <= 10 else (1710, 1225)
+        out = tracker.update([det("ball-6", "solid", x, y)], frame / FPS, frame)
+        statuses += [tr.status for tr in out.tracks]
+        frame += 1
+    assert TrackStatus.POTTED not in statuses
+    assert [tr.label for tr in out.tracks if tr.status is TrackStatus.VISIBLE] == ["ball-6"]
+
+
+def test_a_cue_ball_lost_over_a_pocket_drops_though_its_number_is_read_elsewhere() -> None:
+    """Traced on a rendered clip (a scratch): the cue ball rolled into the top-left pocket; on the
+    next frame a 14 lying cap-up across the table, which had lost the cue ball's number to the
+    real cue ball until then, read as the cue ball. The lost cue ball's track took that reading
+    (a lost one-of-a-kind label takes its reading anywhere), and the scratch was never called. A
+    ball lost over a pocket on its way in dropped."""
+    tracker = Tracker(POOL)
+    statuses: list[TrackStatus] = []
+    for i in range(10):
+        tracker.update([det("ball-0", "cue", 300, 300), det("ball-14", "stripe", 2224, 396)], i / FPS, i)
+    frame = 10
+    for k in range(1, 18):  # rolling into the top-left pocket, 16.5 mm a frame on each axis
+        tracker.update([det("ball-0", "cue", 300 - 16.5 * k, 300 - 16.5 * k), det("ball-14", "stripe", 2224, 396)],
+                       frame / FPS, frame)
+        frame += 1
+    for _ in range(10):  # gone; the 14 now reads as the cue ball
+        out = tracker.update([det("ball-0", "cue", 2225, 396)], frame / FPS, frame)
+        statuses += [tr.status for tr in out.tracks if tr.id == "ball-0"]
+        frame += 1
+    assert TrackStatus.POTTED in statuses
