@@ -377,12 +377,9 @@ class EventExtractor:
                 pa, pb = self._prev.get(a.id), self._prev.get(b.id)
                 if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
-                vanished = self._vanished(a, b) or self._vanished(b, a)
-                if TrackStatus.MISSING in (a.status, b.status) and not vanished:
-                    continue  # a hidden object's place is a guess (a ball under a hand); once
-                    # seen moving off its rest, the sweep of `_first_touch` still finds its hit
                 touch = self._first_touch(a, b)
-                if touch is None or not (self._changed(a) or self._changed(b) or vanished):
+                if touch is None or not (self._changed(a) or self._changed(b)
+                                         or self._vanished(a, b) or self._vanished(b, a)):
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
