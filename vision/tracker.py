@@ -173,7 +173,8 @@ class Tracker:
       of a faster ball near enough to hit it, takes it in the frame (plus two radii): collisions
       only pass speed on from a faster ball, and a detection farther off is something else (a cue
       following through), not the ball. A *missing* track of a one-of-a-kind label
-      (a pool number, the queen, the striker) takes its label at any distance. ``lost_jump_s``: for
+      (a pool number, the queen, the striker) takes its label at any distance, unless it
+      was lost over a hole on its way in (it dropped). ``lost_jump_s``: for
       this long after a track was last seen it also takes, within ``max_jump_mm``, a detection of
       another label that no track of that label took: the smear of a ball struck hard is read
       with the cloth's colour as much as its own. Longer keeps more struck balls through misread
