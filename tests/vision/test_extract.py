@@ -64,17 +64,22 @@ def test_events_from_noisy_positions_meet_the_floors(game: str) -> None:
         assert per[EventType.BASELINE_CROSS.value].f1 >= 0.95
 
 
-def _carrom_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
-    """Detections (label, x, y) per frame through the tracker and the extractor on a carrom board."""
+def _table_run(table: str, frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    """Detections (label, x, y) per frame through the tracker and the extractor on ``table``
+    (each label its own group: carrom pieces, bar-billiards balls)."""
     from tableref.vision.detect import Detection
 
-    spec = load_table("carrom")
+    spec = load_table(table)
     tracker, extractor = Tracker(spec), EventExtractor(spec)
     found: list[TableEvent] = []
     for i, dets in enumerate(frames):
         ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
         found += extractor.update(tracker.update(ds, i / 30.0, i))
     return found
+
+
+def _carrom_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    return _table_run("carrom", frames)
 
 
 def test_a_striker_carried_in_by_hand_and_set_down_starts_no_shot() -> None:
@@ -241,16 +246,7 @@ def test_a_cue_ball_frozen_to_a_ball_and_struck_into_it_hits_it_first() -> None:
 
 
 def _bar_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
-    """Detections (label, x, y) per frame through the tracker and the extractor on a bar-billiards table."""
-    from tableref.vision.detect import Detection
-
-    spec = load_table("bar-billiards")
-    tracker, extractor = Tracker(spec), EventExtractor(spec)
-    found: list[TableEvent] = []
-    for i, dets in enumerate(frames):
-        ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
-        found += extractor.update(tracker.update(ds, i / 30.0, i))
-    return found
+    return _table_run("bar-billiards", frames)
 
 
 def test_a_hidden_ball_carried_into_baulk_by_its_prediction_has_not_entered_baulk() -> None:
