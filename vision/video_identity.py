@@ -244,7 +244,10 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
     # white to the limb (a stripe lying cap-up is white only to about 0.85 of its radius): of two
     # white discs the whiter rim is the cue ball's
     whole = 0.8 + 0.2 * _unit((c.rim_white - 0.5) / 0.4)
-    s[0] = _unit((c.white - 0.55) / 0.3) * colourless * (1.0 - cap) * whole
+    # and of two, the one lit like the frame's white balls: a grey patch (a sleeve, a chalk cube)
+    # is no cue ball, and its tie with the cue ball must not hand the cue ball a stripe's number
+    lit = 0.8 + 0.2 * _unit((c.white_value / white_ref - 0.5) / 0.4) if white_ref > 0 else 1.0
+    s[0] = _unit((c.white - 0.55) / 0.3) * colourless * (1.0 - cap) * whole * lit
     s[8] = _unit((c.dark - 0.3) / 0.3) * max(0.0, 1.0 - c.sat / 0.35)
     dark_fit = maroon_fit(c, white_ref)
     if c.hue >= 0:

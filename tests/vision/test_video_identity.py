@@ -5,7 +5,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tableref.vision.video_identity import BallColour, assign_unique, ball_colours, maroon_fit, pool_scores
+from tableref.vision.video_identity import (
+    BallColour,
+    assign_unique,
+    ball_colours,
+    maroon_fit,
+    pool_scores,
+    white_reference,
+)
 
 CLOTH_BGR = (150, 60, 70)  # a blue-violet cloth
 MAROON_BGR = (30, 35, 125)
@@ -141,3 +148,17 @@ def test_a_cap_up_stripe_too_small_to_show_its_band_is_not_a_second_cue_ball() -
     got = assign_unique([pool_scores(cap, 2.45), pool_scores(cue, 2.45)])
     assert got[1][0] == 0
     assert 9 <= got[0][0] <= 15
+
+
+def test_a_grey_patch_as_white_as_the_cue_ball_does_not_take_its_number() -> None:
+    """Traced on a rendered clip: a dim white patch beside the table (white all over, half as
+    bright as the cue ball) tied with the rolling cue ball for number 0; when it won, the cue ball
+    took a stripe's number for twenty frames and its scratch was called a pot of the 10. The disc
+    lit like the frame's white balls is the cue ball."""
+    cue = BallColour(white=1.0, dark=0.0, sat=0.0, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=1.66,
+                     white_value=1.68, white_spread=0.41, rim_white=0.9)
+    grey = BallColour(white=1.0, dark=0.0, sat=0.0, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=0.76,
+                      white_value=0.76, white_spread=0.40, rim_white=0.9)
+    ref = white_reference([cue, grey])
+    for rows, i_cue in (([pool_scores(cue, ref), pool_scores(grey, ref)], 0), ([pool_scores(grey, ref), pool_scores(cue, ref)], 1)):
+        assert assign_unique(rows)[i_cue][0] == 0
