@@ -345,9 +345,12 @@ class Tracker:
         other: list[tuple[float, int, int]] = []
         lost: list[tuple[float, int, int]] = []
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
-        resting = [(o.x, o.y, self.stay * o.radius_mm) for o in self._tracks
-                   if o.confirmed and o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6
-                   and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
+        resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
+                   if o.confirmed and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
+        rolling = [o for o in seen_now if not o.group.startswith("pin")
+                   and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -364,7 +367,7 @@ class Tracker:
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
             stays = not fast and s.confirmed and s.status != TrackStatus.MISSING and s.last_seen_t >= t - dt - 1e-6
             # a pin topples where it stands rather than sliding off the line of centres
-            hitters = self._hitters(s, dt, t) if stays and speed < self.roll_speed_mm_s \
+            hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
                 and not s.group.startswith("pin") else []
             launch = carries and s.launched
             for j, d in enumerate(dets):
@@ -372,19 +375,17 @@ class Tracker:
                     continue
                 assert d.x_mm is not None and d.y_mm is not None
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
+                dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))  # from where it is or will be
                 off = self._off_line(s, d) if launch else None
                 if carries and ahead <= self.carry * s.radius_mm and self._could_be(s, d, held):
                     carried.append((ahead, i, j))  # its own smear, where its motion takes it
                 elif off is not None and off <= self.carry * s.radius_mm and self._could_be(s, d, held) \
                         and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= r for x, y, r in resting):
                     carried.append((off, i, j))  # further along the line it was launched on
-                elif stays and min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y)) <= self.stay * s.radius_mm \
-                        and self._could_be(s, d, held) \
+                elif stays and dist <= self.stay * s.radius_mm and self._could_be(s, d, held) \
                         and (d.label == s.label or (d.label in INDEXED_LABELS and s.steady >= self.lost_steady)):
                     # where it is; its own label first
-                    (kept if d.label == s.label else kept_other).append(
-                        (min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y)), i, j))
-                dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))
+                    (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
@@ -432,18 +433,13 @@ class Tracker:
             return None
         return abs(rx * uy - ry * ux)
 
-    def _hitters(self, s: _State, dt: float, t: float) -> list[_State]:
-        """Tracks seen a frame ago rolling fast and near enough to have reached the resting ``s``
-        this frame: within ``max_jump_mm``, because a piece struck from rest during the last frame
-        has only begun to move in it, and its measured speed is far below its real one."""
-        out: list[_State] = []
-        for o in self._tracks:
-            if o is s or o.status != TrackStatus.VISIBLE or o.last_seen_t < t - dt - 1e-6 or o.group.startswith("pin"):
-                continue
-            if math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s and \
-                    math.hypot(o.x - s.x, o.y - s.y) <= self.max_jump_mm + o.radius_mm + s.radius_mm:
-                out.append(o)
-        return out
+    def _hitters(self, s: _State, rolling: list[_State]) -> list[_State]:
+        """Of the tracks seen a frame ago rolling fast (``rolling``), those near enough to have
+        reached the resting ``s`` this frame: within ``max_jump_mm``, because a piece struck from
+        rest during the last frame has only begun to move in it, and its measured speed is far
+        below its real one."""
+        return [o for o in rolling if o is not s
+                and math.hypot(o.x - s.x, o.y - s.y) <= self.max_jump_mm + o.radius_mm + s.radius_mm]
 
     def _towards_hitters(self, s: _State, d: Detection, hitters: list[_State]) -> bool:
         """Would the resting ``s`` have moved to ``d`` towards every fast object that could have

@@ -206,7 +206,7 @@ def _rim(centres: Sequence[tuple[float, float, float]], counts: NDArray[np.int_]
     s_ = np.bincount(disc_of[colour], weights=np.sin(ang[colour]), minlength=n)
     k = np.bincount(disc_of[colour], minlength=n)
     hue = np.where(k >= 3, (np.degrees(np.arctan2(s_, c)) % 360.0) / 2.0, -1.0)
-    whites = np.bincount(disc_of[ring & white], minlength=n) / np.maximum(1, np.bincount(disc_of[ring], minlength=n))
+    whites = np.bincount(disc_of[ring & white], minlength=n) / np.maximum(1, in_ring.sum(axis=1))
     return cover.astype(np.float64), hue.astype(np.float64), whites.astype(np.float64)
 
 
