@@ -184,14 +184,19 @@ class EventExtractor:
         self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
         self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
         start_frame = frame - 1 if frame > 0 else frame
-        crowded = [tr for tr in movers if self._in_crowd(tr, visible)]
-        if crowded and len(crowded) == len(movers):
+        doubtful = [tr for tr in movers if self._in_crowd(tr, visible) or self._barely_moved(tr)]
+        if doubtful and len(doubtful) == len(movers):
             rests = {tr.id: self._rest_of(tr) for tr in movers}
             self._pending = _PendingStart({tr.id: (*rests[tr.id], math.hypot(tr.x - rests[tr.id][0], tr.y - rests[tr.id][1]))
                                            for tr in movers}, dict(self._knocked))
         return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
                            objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
                                                        "positions": positions})]
+
+    def _barely_moved(self, tr: Track) -> bool:
+        """Is ``tr`` within ``jitter_r`` of its radius of its rest (see ``jitter_r``)?"""
+        rx, ry = self._rest_of(tr)
+        return math.hypot(tr.x - rx, tr.y - ry) <= self.p.jitter_r * tr.radius_mm
 
     def _in_crowd(self, tr: Track, visible: list[Track]) -> bool:
         """Did ``tr`` rest within ``crowd_gap_mm`` of another object (see ``crowd_gap_mm``)?"""

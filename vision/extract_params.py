@@ -46,6 +46,13 @@ class ExtractorParams:
       once by a fraction of a radius: a re-reading that jumps once and stays, where a struck
       ball keeps going. Larger defers more starts by a frame; smaller lets more re-readings of
       a cluster start false shots (and the true one that follows is then missed).
+      ``jitter_r``: a lone mover no farther than this many of its radii from its rest waits for the
+      same confirmation. A ball at rest whose outline is read two ways (its shaded side merged
+      with the cloth on one frame, not on the next: a violet ball on a grey cloth) seems to jump
+      by a third of its radius and back, fast enough for ``start_speed``; a struck ball keeps
+      going. A ball struck so softly that it moves less than this in its first frame (about
+      400 mm/s for a pool ball at 30 frames a second) is reported a frame late, with its own
+      time. Larger defers more starts; smaller lets more re-readings start false shots.
     * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
       appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
@@ -98,6 +105,7 @@ class ExtractorParams:
     smear_strike_s: float = 0.05
     struck_seen: float = 0.6
     crowd_gap_mm: float = 30.0
+    jitter_r: float = 0.5
     warmup_s: float = 0.5
     lost_strike_mm: float = 600.0
     contact_tol_mm: float = 6.0

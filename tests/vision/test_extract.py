@@ -166,6 +166,27 @@ def test_a_ball_struck_out_of_a_cluster_starts_its_shot_a_frame_late() -> None:
     assert starts[0].frame is not None and abs(starts[0].frame - 39) <= 1
 
 
+def test_a_lone_ball_read_a_third_of_its_radius_off_for_a_frame_starts_no_shot() -> None:
+    """A violet ball on a grey cloth, its shaded side read as cloth on one frame: its reading
+    jumps 13 mm (390 mm/s, above ``start_speed``) and comes back. It was not struck."""
+    frames = [[("ball-0", 500.0, 640.0), ("ball-4", 2277.0, 1017.0)] for _ in range(40)]
+    frames.append([("ball-0", 500.0, 640.0), ("ball-4", 2285.0, 1007.0)])
+    frames += [[("ball-0", 500.0, 640.0), ("ball-4", 2277.0, 1017.0)] for _ in range(20)]
+    found = _pool_run(frames)
+    assert [e for e in found if e.type is EventType.SHOT_START] == []
+
+
+def test_a_ball_struck_softly_starts_its_shot_dated_to_its_first_frame() -> None:
+    """A cue ball nudged at 300 mm/s moves 10 mm a frame, little more than a misreading would,
+    and keeps going: the shot starts, dated to the frame it left its rest."""
+    frames = [[("ball-0", 500.0, 640.0), ("ball-4", 2277.0, 1017.0)] for _ in range(40)]
+    for k in range(1, 20):
+        frames.append([("ball-0", 500.0 + 10.0 * k, 640.0), ("ball-4", 2277.0, 1017.0)])
+    starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-0",)]
+    assert starts[0].frame is not None and abs(starts[0].frame - 39) <= 1
+
+
 def test_a_ball_seen_only_on_the_rail_is_neither_placed_nor_potted() -> None:
     """Something read as a ball 65 mm past the left cushion's nose, beside the top-left pocket (a
     ball resting on the rail, or the pocket's jaw), then gone: nothing happened on the table. A
