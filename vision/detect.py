@@ -48,6 +48,11 @@ class Detection:
     ``x``, ``y`` and ``radius`` are image pixels (the radius of a circle with the object's apparent
     area); ``score`` in [0, 1] is the detector's confidence that the object is there *and* carries
     this label. ``x_mm``/``y_mm`` are table millimetres (``None`` without a calibration).
+
+    ``joined``: found as a part of a larger mass of change that the found objects do not explain
+    (a hand holding a ball, an arm, a cue): the object may be a ball under a hand, or a knuckle.
+    A tracker holds back a *new* object seen only this way until it is seen on its own (a ball put
+    down is left by the hand; a knuckle goes with it).
     """
 
     label: str
@@ -58,6 +63,7 @@ class Detection:
     score: float
     x_mm: float | None = None
     y_mm: float | None = None
+    joined: bool = False
 
     def __post_init__(self) -> None:
         for name in ("x", "y", "radius", "score"):

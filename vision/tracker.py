@@ -108,6 +108,7 @@ class _State:
     status: TrackStatus = TrackStatus.TENTATIVE
     confirmed: bool = False
     hits: int = 1
+    free: int = 0  # sightings not joined to a mass the found objects do not explain (Detection.joined)
     steady: int = 1  # sightings in a row up to the last one
     last_seen_t: float = 0.0
     first_seen_t: float = 0.0
@@ -143,12 +144,19 @@ class Tracker:
       fewer times gets neither that nor the jumps of ``max_jump_mm``: it is as likely a piece of
       the hand itself, and it took the detection of the carrom striker flicked beside it. A
       detection of another label is taken within ``gate_mm`` only (a phantom queen read from
-      a hand took the striker put down 94 mm away, read as a white man under the fingers).
+      a hand took the striker put down 94 mm away, read as a white man under the fingers). A
+      resting track takes a ``joined`` detection within ``gate_mm`` only: struck, a ball still
+      joined to the cue has not left it farther than that; farther off, it is a part of the arm
+      (a white cuff, a knuckle) read as the ball.
     * ``label_penalty_mm``: cost added when a detection's label differs from the track's; high
       enough that a ball keeps its number through a misread, low enough that a real swap of nearby
       balls is not forced.
     * ``confirm_hits``: detections needed before a new track is reported. More rejects flicker
-      (a highlight, a chalk cube) but delays ``placed`` events by that many frames.
+      (a highlight, a chalk cube) but delays ``placed`` events by that many frames. At least one
+      of them must not be ``joined`` (see :class:`~tableref.vision.detect.Detection`): a ball put
+      down by a hand is reported when the hand lets go of it, a knuckle or a fist read as a ball
+      goes away with the hand and never is (no parameter: a new object seen only as a part of a
+      hand is no evidence that anything was put on the table).
     * ``pot_confirm_s``: how long a ball must be missing over a hole before it counts as potted.
       Longer avoids false pots when a ball rolls over a hole's edge under a cue; shorter reports
       the pot sooner.
@@ -374,6 +382,9 @@ class Tracker:
                 if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
                 assert d.x_mm is not None and d.y_mm is not None
+                if d.joined and stays and speed < self.roll_speed_mm_s \
+                        and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm:
+                    continue  # part of the arm reaching over it (see gate_mm)
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
                 dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))  # from where it is or will be
                 off = self._off_line(s, d) if launch else None
@@ -389,15 +400,23 @@ class Tracker:
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
-                    elif not flicker and (dist <= min(reach, self.max_jump_mm)
-                                          or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
-                                              and s.hole is None)):
+                    elif not flicker and not (s.status == TrackStatus.MISSING and d.joined
+                                              and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
+                            and (dist <= min(reach, self.max_jump_mm)
+                                 or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
+                                     and s.hole is None)):
                         # Only one object carries a numbered label (ball-9, queen, striker): when
                         # its track is lost, that label seen anywhere is it, moved by a hand or
                         # lost in a smear, not a second one. Unless it was lost over a hole on its
                         # way in: it dropped, and its label read across the table a frame later
                         # is another ball (a cap-up stripe that read as the cue ball all along).
-                        jump.append((dist, i, j))
+                        # Nor does a track hidden for longer than a smear is lost (lost_jump_s)
+                        # jump to a detection joined to an arm or a hand: it is under that arm as
+                        # likely as anywhere, and a ball a hand moved is taken where the hand lets
+                        # go of it. (A ball struck hard is lost for a frame or two and then seen
+                        # as a smear still beside the cue.)
+                        # Of two readings of its label, one joined to an arm or a cue comes second.
+                        jump.append((dist + (self.label_penalty_mm if d.joined else 0.0), i, j))
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
@@ -517,12 +536,13 @@ class Tracker:
         s.x, s.y = d.x_mm, d.y_mm
         s.seen_x, s.seen_y = d.x_mm, d.y_mm
         s.hits += 1
+        s.free += not d.joined
         s.last_seen_t = t
         s.missing_since = None
         s.score = 0.8 * s.score + 0.2 * d.score
         s.votes[d.label] += d.score
         s.group = d.group
-        if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits:
+        if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits and s.free:
             s.status = TrackStatus.VISIBLE
             s.confirmed = True
             s.id = self._identity(s)
@@ -621,10 +641,11 @@ class Tracker:
         assert d.x_mm is not None and d.y_mm is not None
         radius = self._radius_for(d)
         s = _State(key=self._next_key, id=f"tmp-{self._next_key}", group=d.group, x=d.x_mm, y=d.y_mm,
-                   radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm)
+                   radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm,
+                   free=int(not d.joined))
         s.votes[d.label] += d.score
         self._next_key += 1
-        if self.confirm_hits <= 1:
+        if self.confirm_hits <= 1 and s.free:
             s.status = TrackStatus.VISIBLE
             s.confirmed = True
             s.id = self._identity(s)

@@ -71,6 +71,14 @@ class CircleParams:
     * ``still_roi``: mean absolute change per pixel and channel under which a crowded piece's
       full-resolution patch counts as unchanged since the last frame (its circles are reused).
     * ``sizes``: the objects' radii relative to ``r`` (a carrom striker is about 1.33 men).
+    * ``join_gap`` and ``join_left``: an object whose outline comes within ``join_gap`` radii of
+      a mass of change (``changed`` where given, shading included, else the foreground) of which
+      more than ``join_left`` ball areas lie farther than 1.6 radii from every found object (an
+      arm, a hand, a sleeve too dark to tell from the cloth's shadow, an arm's shadow) is marked
+      ``joined`` (see :class:`Circle`). A rack with its shadows leaves well under one ball area
+      unexplained, an arm tens. Larger ``join_gap`` (smaller ``join_left``) holds back more new
+      objects beside a hand (a ball put down is reported once the hand is farther away); smaller
+      (larger) lets more pieces of an arm through as new balls.
     """
 
     min_area: float = 0.55
@@ -92,6 +100,8 @@ class CircleParams:
     edge_min: float = 60.0
     sizes: tuple[float, ...] = (1.0,)
     still_roi: float = 1.5
+    join_gap: float = 0.6
+    join_left: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -99,7 +109,8 @@ class Circle:
     """A found object in work pixels: centre, expected radius there, and the evidence for it.
 
     ``kind``: ``single`` (an isolated disc), ``blur`` (a moving ball's capsule) or ``crowd`` (from
-    the Hough transform of a crowded piece).
+    the Hough transform of a crowded piece). ``joined``: found in a piece that the found circles do
+    not mostly fill (a hand holding a ball, an arm; see ``Detection.joined``).
     """
 
     x: float
@@ -110,6 +121,7 @@ class Circle:
     unexplained: float
     kind: str
     size: float = 1.0  # measured radius / r (a carrom striker about 1.33)
+    joined: bool = False
 
     @property
     def score(self) -> float:
@@ -233,6 +245,7 @@ class ObjectFinder:
         crowd: list[tuple[float, float, float]] = []
         crowded: list[tuple[Piece, float]] = []
         faint: list[tuple[float, float, float]] = []
+        whole: list[Piece] = []  # pieces that are one object each (a disc, a smeared ball)
         need: dict[tuple[float, float], float] = {}  # faint circles found with fewer votes than faint_votes
         for pc in found:
             r = float(self.radius_map[min(int(pc.cy), mask.shape[0] - 1), min(int(pc.cx), mask.shape[1] - 1)])
@@ -257,6 +270,7 @@ class ObjectFinder:
                 c = self._single(d, own, x0, y0, peak, r)
                 if c is not None:
                     singles.append(c)
+                    whole.append(pc)
                 continue
             smear = self._blurred(own, x0, y0, pc, peak, r)
             circles = self._hough(image, own, x0, y0, r)
@@ -268,6 +282,7 @@ class ObjectFinder:
                 pair = [c for c in circles if c[2] >= p.faint_votes]
                 if len(pair) < (1 if tapered else 2):
                     singles.append(blur)
+                    whole.append(pc)
                     continue
                 if len(pair) >= 2:
                     crowd.extend(pair)
@@ -276,38 +291,79 @@ class ObjectFinder:
             crowded.append((pc, r))
         support = mask if changed is None else changed
         found_circles = singles + self._validate(crowd, mask, singles, support=support)
-        found_circles = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support, known)
+        found_circles, unfilled = self._drop_lone_strong(found_circles, labels, crowded, mask, singles, support, known)
         found_circles += self._validate(faint, mask, found_circles, faint=True, support=support, need=need)
-        self.streaks = self._streaks(labels, crowded, found_circles)
-        return found_circles
+        self.streaks = self._streaks(labels, crowded, found_circles, unfilled)
+        return self._beside_masses(found_circles, support, labels, whole)
+
+    def _beside_masses(self, circles: list[Circle], support: U8, labels: I32, whole: list[Piece]) -> list[Circle]:
+        """``circles`` with those beside a mass of change they leave unexplained marked joined
+        (``join_gap``, ``join_left``). A piece that is one object (a smeared ball's whole
+        capsule) and its shadow beside it are explained, not only the discs around the circles."""
+        if not circles:
+            return circles
+        n, lab, _, _ = cv2.connectedComponentsWithStats(support, connectivity=8)
+        if n <= 1:
+            return circles
+        explained = np.zeros(support.shape, np.uint8)
+        for pc in whole:
+            x0, y0, x1, y1 = pc.box
+            explained[y0:y1, x0:x1] |= (labels[y0:y1, x0:x1] == pc.label).astype(np.uint8)
+        if whole:
+            k = 2 * int(round(0.6 * float(np.median([c.r for c in circles])))) + 1
+            explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        for c in circles:
+            cv2.circle(explained, (int(round(c.x)), int(round(c.y))), int(round(1.6 * c.r * c.size)), 1, -1)
+        left = np.bincount(lab[explained == 0], minlength=n)
+        left[0] = 0  # the unchanged cloth
+        h, w = lab.shape
+        out: list[Circle] = []
+        for c in circles:
+            reach = c.r * (c.size + self.p.join_gap)
+            m = int(math.ceil(reach))
+            x0, y0 = max(0, int(c.x) - m), max(0, int(c.y) - m)
+            x1, y1 = min(w, int(c.x) + m + 2), min(h, int(c.y) + m + 2)
+            if c.joined or x1 <= x0 or y1 <= y0:
+                out.append(c)
+                continue
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            near = np.unique(lab[y0:y1, x0:x1][(xx - c.x) ** 2 + (yy - c.y) ** 2 <= reach * reach])
+            beside = bool((left[near] > self.p.join_left * math.pi * c.r * c.r).any())
+            out.append(replace(c, joined=True) if beside else c)
+        return out
 
     def _drop_lone_strong(self, circles: list[Circle], labels: I32, crowded: list[tuple[Piece, float]],
                           mask: U8, singles: list[Circle], support: U8,
-                          known: Sequence[tuple[float, float]] = ()) -> list[Circle]:
+                          known: Sequence[tuple[float, float]] = ()) -> tuple[list[Circle], set[int]]:
         """The vote slack of the ring test is for crowds of balls (a rack with a ball of the
         cloth's colour missing): in a piece that its circles do not mostly fill (a hand holding a
         ball, an arm), circles must pass the plain ring test. Unless the circle is where an
         object was found a frame ago (``known``): a ball come to rest against one of the cloth's
         colour, whose shadow and shaded side join it, is the same ball it was a frame before (a
-        hand reaching for a ball does not make it vanish either)."""
-        if not crowded or self.p.vote_slack <= 0:
-            return circles
+        hand reaching for a ball does not make it vanish either).
+
+        The circles kept in such a piece are marked ``joined``; the pieces' labels are returned
+        (a streak cut out of one is joined too)."""
         out = list(circles)
+        unfilled: set[int] = set()
         for pc, _ in crowded:
             x0, y0, x1, y1 = pc.box
             own = labels[y0:y1, x0:x1] == pc.label
             inside = [c for c in out if c.kind == "crowd" and x0 <= c.x < x1 and y0 <= c.y < y1
                       and own[min(y1 - y0 - 1, int(c.y) - y0), min(x1 - x0 - 1, int(c.x) - x0)]]
-            if not inside:
-                continue
             filled = np.zeros(own.shape, np.uint8)
             for c in inside:
                 cv2.circle(filled, (int(round(c.x - x0)), int(round(c.y - y0))), int(round(1.15 * c.r)), 1, -1)
-            if float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
+            if inside and float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
                 continue
-            out = [c for c in out if c not in inside or c.unexplained <= self.p.max_unexplained
+            unfilled.add(pc.label)
+            if not inside:
+                continue
+            slack = self.p.vote_slack > 0
+            out = [replace(c, joined=True) if c in inside else c for c in out
+                   if c not in inside or not slack or c.unexplained <= self.p.max_unexplained
                    or any(math.hypot(c.x - x, c.y - y) < c.r for x, y in known)]
-        return out
+        return out, unfilled
 
     def _votes_at(self, pc: Piece, r: float, known: Sequence[tuple[float, float]], known_votes: float | None) -> float:
         if known_votes is not None and any(math.hypot(x - pc.cx, y - pc.cy) < 1.5 * r for x, y in known):
@@ -330,8 +386,10 @@ class ObjectFinder:
             need.update({(x, y): votes for x, y, _ in out})
         return out
 
-    def _streaks(self, labels: I32, crowded: list[tuple[Piece, float]], circles: list[Circle]) -> list[Circle]:
-        """Ball-wide capsules in crowded pieces once found discs and thin parts are removed."""
+    def _streaks(self, labels: I32, crowded: list[tuple[Piece, float]], circles: list[Circle],
+                 unfilled: set[int]) -> list[Circle]:
+        """Ball-wide capsules in crowded pieces once found discs and thin parts are removed
+        (``joined`` where the piece is one of ``unfilled``: see :meth:`_drop_lone_strong`)."""
         out: list[Circle] = []
         for pc, r in crowded:
             x0, y0, x1, y1 = pc.box
@@ -350,7 +408,7 @@ class ObjectFinder:
                 sub = Piece(i, (x0 + bx, y0 + by, x0 + bx + bw, y0 + by + bh), a, 0.0, 0.0)
                 smear = self._blurred(part, x0 + bx, y0 + by, sub, r, r, area_slack=0.6)
                 if smear is not None and not smear[1]:  # a capsule: a tapered outline is no streak here
-                    out.append(replace(smear[0], kind="streak"))
+                    out.append(replace(smear[0], kind="streak", joined=pc.label in unfilled))
         return out
 
     # -- one object ----------------------------------------------------------------------------

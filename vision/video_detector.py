@@ -392,7 +392,7 @@ class VideoDetector:
         circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
-        circles += self._lost_streaks(finder.streaks, circles)
+        circles += self._lost_streaks(finder.streaks, circles, fg)
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
         read = self._read(image, circles, bg)
@@ -609,17 +609,30 @@ class VideoDetector:
             out.append(Circle(pr.x, pr.y, r, 1.0, 1.0, 0.0, "print"))
         return out
 
-    def _lost_streaks(self, streaks: list[Circle], circles: list[Circle]) -> list[Circle]:
+    def _lost_streaks(self, streaks: list[Circle], circles: list[Circle], fg: U8) -> list[Circle]:
         """Smears cut out of crowded pieces that continue a ball seen a moment ago and not found
         now: a ball struck hard, still joined to the cue or to the ball it hit. The reach grows
         with the frames since the ball was last placed, as for a capsule (``_plausible_smears``):
-        a break shot covers more than the one-frame reach between two frames."""
+        a break shot covers more than the one-frame reach between two frames.
+
+        A ball already missed on an earlier frame whose last place is now mostly covered by
+        foreground is under whatever covers it (an arm reaching over it): it did not go anywhere,
+        and a smear-wide piece of that arm beside it is not the ball. A struck ball is lost on the
+        frame it is struck, its smear starting at its place (which is then covered by the smear
+        and the cue); a frame later it has left its place bare but for the cue's tip.
+
+        Nor is a ball lost when a found object that no other remembered object explains lies
+        nearer to it than the smear, or within reach as a piece of its own while the smear is
+        cut out of an arm or a cue: struck softly, it rolled clear of the cue, and the smear is
+        the cue's white ferrule following it."""
         lost = [m for m in self._memos if m.age <= self.p.lost_frames
-                and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)]
+                and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)
+                and (m.age == 0 or _covered(fg, m.x, m.y, m.r) <= 0.5)]
+        unclaimed = [c for c in circles if not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for m in self._memos)]
         out: list[Circle] = []
         for st in streaks:
             reach = (0.5 * self.p.circles.max_blur + 3.0) * st.r
-            if any(math.hypot(st.x - m.x, st.y - m.y) < reach * (1 + 0.5 * m.age) for m in lost) and \
+            if any(_continues(st, m, reach * (1 + 0.5 * m.age), unclaimed) for m in lost) and \
                     not any(math.hypot(st.x - c.x, st.y - c.y) < 1.6 * st.r for c in circles + out):
                 out.append(st)
         return out
@@ -662,13 +675,13 @@ class VideoDetector:
         if self.table == "pool":
             for (x, y), c, r, (n, conf) in zip(pts, circles, radii, assign_unique(evidence), strict=True):
                 label = f"ball-{n}"
-                out.append(Detection(label, pool_group(n), float(x), float(y), r, _score(c, conf)))
+                out.append(Detection(label, pool_group(n), float(x), float(y), r, _score(c, conf), joined=c.joined))
         else:
             names = ("white", "red") if self.table == "bar-billiards" else CARROM_LABELS
             for (x, y), c, r, ev in zip(pts, circles, radii, evidence, strict=True):
                 j = int(np.argmax(ev))
                 conf = float(ev[j] / max(1e-6, ev.sum()))
-                out.append(Detection(names[j], names[j], float(x), float(y), r, _score(c, conf)))
+                out.append(Detection(names[j], names[j], float(x), float(y), r, _score(c, conf), joined=c.joined))
         return out
 
     def _remember(self, xy: F64, circles: list[Circle], scores: list[F64], views: list[int]) -> list[F64]:
@@ -861,6 +874,28 @@ def _lean(sc: F64, stripes: int, solids: int, solid_after: int) -> F64:
             out[n] = max(out[n], out[n + 8])
             out[n + 8] *= 0.2
     return out
+
+
+def _continues(st: Circle, m: _Memo, reach: float, unclaimed: list[Circle]) -> bool:
+    """Is the smear ``st`` the lost ``m`` (within ``reach``), no object of its own nearer to it
+    (any, within reach, of a piece of its own while the smear is cut out of an arm or a cue)?"""
+    d = math.hypot(st.x - m.x, st.y - m.y)
+    return d < reach and not any(
+        math.hypot(c.x - m.x, c.y - m.y) < (reach if st.joined and c.kind in ("single", "blur") else d)
+        for c in unclaimed)
+
+
+def _covered(mask: U8, x: float, y: float, r: float) -> float:
+    """The share of the disc of radius ``r`` at (``x``, ``y``) (work pixels) set in ``mask``."""
+    h, w = mask.shape[:2]
+    n = int(math.ceil(r))
+    x0, y0, x1, y1 = max(0, int(x) - n), max(0, int(y) - n), min(w, int(x) + n + 2), min(h, int(y) + n + 2)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    disc = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+    total = int(disc.sum())
+    return float((mask[y0:y1, x0:x1][disc] > 0).sum()) / total if total else 0.0
 
 
 def _score(c: Circle, conf: float) -> float:
