@@ -28,6 +28,7 @@ serves every table, camera height and tilt.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -127,6 +128,13 @@ class Circle:
     def score(self) -> float:
         fit = max(0.0, 1.0 - abs(self.width - 1.0))
         return float(max(0.0, min(1.0, 0.4 * self.cover + 0.3 * fit + 0.3 * (1.0 - self.unexplained))))
+
+
+@functools.lru_cache(maxsize=64)
+def _disc(m: int) -> NDArray[np.bool_]:
+    """A filled disc of radius ``m`` in a (2m+1)-square (cached: the radii are few)."""
+    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
+    return np.asarray(xx * xx + yy * yy <= m * m)
 
 
 def clean_mask(mask: U8, max_hole: float = 60.0) -> U8:
@@ -299,12 +307,21 @@ class ObjectFinder:
     def _beside_masses(self, circles: list[Circle], support: U8, labels: I32, whole: list[Piece]) -> list[Circle]:
         """``circles`` with those beside a mass of change they leave unexplained marked joined
         (``join_gap``, ``join_left``). A piece that is one object (a smeared ball's whole
-        capsule) and its shadow beside it are explained, not only the discs around the circles."""
+        capsule) and its shadow beside it are explained, not only the discs around the circles.
+
+        Only masses larger than ``join_left`` balls can leave that much unexplained, and most
+        frames have none (balls and their shadows): their outlines are found first (cheap), and
+        only they are filled in and counted."""
         if not circles:
             return circles
-        n, lab, _, _ = cv2.connectedComponentsWithStats(support, connectivity=8)
-        if n <= 1:
+        limit = self.p.join_left * math.pi * min(c.r for c in circles) ** 2
+        outlines, _ = cv2.findContours(support, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        big = [o for o in outlines if cv2.contourArea(o) + cv2.arcLength(o, True) > limit][:250]
+        if not big:
             return circles
+        masses = np.zeros(support.shape, np.uint8)
+        for k, o in enumerate(big):
+            cv2.drawContours(masses, [o], 0, k + 1, -1)
         explained = np.zeros(support.shape, np.uint8)
         for pc in whole:
             x0, y0, x1, y1 = pc.box
@@ -314,21 +331,22 @@ class ObjectFinder:
             explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         for c in circles:
             cv2.circle(explained, (int(round(c.x)), int(round(c.y))), int(round(1.6 * c.r * c.size)), 1, -1)
-        left = np.bincount(lab[explained == 0], minlength=n)
-        left[0] = 0  # the unchanged cloth
-        h, w = lab.shape
+        left = np.zeros(len(big) + 1, np.int64)
+        for k, o in enumerate(big):
+            x, y, bw, bh = cv2.boundingRect(o)
+            own = masses[y:y + bh, x:x + bw] == k + 1
+            left[k + 1] = int(np.count_nonzero(own & (support[y:y + bh, x:x + bw] > 0) & (explained[y:y + bh, x:x + bw] == 0)))
+        h, w = masses.shape
         out: list[Circle] = []
         for c in circles:
-            reach = c.r * (c.size + self.p.join_gap)
-            m = int(math.ceil(reach))
-            x0, y0 = max(0, int(c.x) - m), max(0, int(c.y) - m)
-            x1, y1 = min(w, int(c.x) + m + 2), min(h, int(c.y) + m + 2)
+            m = int(math.ceil(c.r * (c.size + self.p.join_gap)))
+            cx, cy = int(round(c.x)), int(round(c.y))
+            x0, y0, x1, y1 = max(0, cx - m), max(0, cy - m), min(w, cx + m + 1), min(h, cy + m + 1)
             if c.joined or x1 <= x0 or y1 <= y0:
                 out.append(c)
                 continue
-            yy, xx = np.mgrid[y0:y1, x0:x1]
-            near = np.unique(lab[y0:y1, x0:x1][(xx - c.x) ** 2 + (yy - c.y) ** 2 <= reach * reach])
-            beside = bool((left[near] > self.p.join_left * math.pi * c.r * c.r).any())
+            disc = _disc(m)[y0 - cy + m:y1 - cy + m, x0 - cx + m:x1 - cx + m]
+            beside = bool((left[masses[y0:y1, x0:x1][disc]] > self.p.join_left * math.pi * c.r * c.r).any())
             out.append(replace(c, joined=True) if beside else c)
         return out
 

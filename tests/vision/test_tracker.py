@@ -382,3 +382,48 @@ def test_a_lost_ball_read_twice_takes_the_reading_clear_of_the_arm() -> None:
     out = tracker.update([knuckle, det("ball-0", "cue", 1864, 1094)], 11 / FPS, 11)
     cue = next(tr for tr in out.tracks if tr.id == "ball-0")
     assert (cue.x, cue.y) == (1864, 1094)
+
+
+def test_a_ball_just_struck_does_not_take_the_ferrule_behind_it() -> None:
+    """Colors, seed 1202 (no rail): a frame after the strike the cue ball's track took the cue's
+    white ferrule 190 mm behind it, joined to the cue beside the top middle pocket; the ball was
+    then followed twice and the stale track "dropped" into that pocket. A ball moves forwards:
+    a joined reading behind it beyond the motion gate is the cue following it."""
+    tracker = Tracker(POOL)
+    for i in range(10):
+        tracker.update([det("ball-0", "cue", 1149, 193)], i / FPS, i)
+    tracker.update([det("ball-0", "cue", 1146, 193)], 10 / FPS, 10)
+    tracker.update([det("ball-0", "cue", 1142, 214)], 11 / FPS, 11)
+    ferrule = Detection("ball-0", "cue", 0, 0, 10.0, 0.9, x_mm=1202, y_mm=29, joined=True)
+    out = tracker.update([ferrule], 12 / FPS, 12)
+    cue = next(tr for tr in out.tracks if tr.id == "ball-0")
+    assert cue.y > 150, (cue.x, cue.y)
+
+
+def test_a_break_cue_ball_struck_while_unseen_is_followed_down_its_line() -> None:
+    """Up and Down, seed 1202 (break): the cue ball was lost for a frame as it was struck, seen
+    219 mm on (3.3 m/s over the two frames), then 266 mm further: beyond the reach its smoothed
+    speed allowed, so its track stopped and the smear started new tracks. Struck from its rest
+    while unseen, it is followed down its line like a ball launched in view."""
+    tracker = Tracker(POOL)
+    for i in range(10):
+        tracker.update([det("ball-0", "cue", 420, 585), det("ball-12", "stripe", 1905, 635)], i / FPS, i)
+    tracker.update([det("ball-12", "stripe", 1905, 635)], 10 / FPS, 10)
+    tracker.update([det("ball-0", "cue", 638, 593), det("ball-12", "stripe", 1905, 635)], 11 / FPS, 11)
+    out = tracker.update([det("ball-0", "cue", 904, 600), det("ball-12", "stripe", 1905, 635)], 12 / FPS, 12)
+    cue = next(tr for tr in out.tracks if tr.id == "ball-0")
+    assert cue.status is TrackStatus.VISIBLE and (cue.x, cue.y) == (904, 600)
+
+
+def test_a_long_smear_read_twice_is_not_a_second_ball() -> None:
+    """The same break: the cue ball's smear at 8 m/s was read at 904 mm and again 214 mm further
+    on; the second reading became a ball of its own and "hit" the cue ball. Nothing new appears
+    within a step ahead of a ball rolling that fast."""
+    tracker = Tracker(POOL)
+    for i in range(10):
+        tracker.update([det("ball-0", "cue", 120.0 + 266 * max(0, i - 5), 600)], i / FPS, i)
+    out = tracker.update([det("ball-0", "cue", 120.0 + 266 * 5, 600), det("ball-2", "solid", 120.0 + 266 * 5 + 214, 600)],
+                         10 / FPS, 10)
+    out = tracker.update([det("ball-0", "cue", 120.0 + 266 * 6, 600), det("ball-2", "solid", 120.0 + 266 * 6 - 50, 600)],
+                         11 / FPS, 11)
+    assert [tr.id for tr in out.tracks] == ["ball-0"]
