@@ -310,8 +310,8 @@ class ObjectFinder:
         capsule) and its shadow beside it are explained, not only the discs around the circles.
 
         Only masses larger than ``join_left`` balls can leave that much unexplained, and most
-        frames have none (balls and their shadows): their outlines are found first (cheap), and
-        only they are filled in and counted."""
+        frames have none near a circle (balls and their shadows): their outlines are found first
+        (cheap), and only those a circle reaches are counted, within their own boxes."""
         if not circles:
             return circles
         limit = self.p.join_left * math.pi * min(c.r for c in circles) ** 2
@@ -322,33 +322,40 @@ class ObjectFinder:
         masses = np.zeros(support.shape, np.uint8)
         for k, o in enumerate(big):
             cv2.drawContours(masses, [o], 0, k + 1, -1)
-        explained = np.zeros(support.shape, np.uint8)
-        for pc in whole:
-            x0, y0, x1, y1 = pc.box
-            explained[y0:y1, x0:x1] |= (labels[y0:y1, x0:x1] == pc.label).astype(np.uint8)
-        if whole:
-            k = 2 * int(round(0.6 * float(np.median([c.r for c in circles])))) + 1
-            explained = cv2.dilate(explained, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        for c in circles:
-            cv2.circle(explained, (int(round(c.x)), int(round(c.y))), int(round(1.6 * c.r * c.size)), 1, -1)
-        left = np.zeros(len(big) + 1, np.int64)
-        for k, o in enumerate(big):
-            x, y, bw, bh = cv2.boundingRect(o)
-            own = masses[y:y + bh, x:x + bw] == k + 1
-            left[k + 1] = int(np.count_nonzero(own & (support[y:y + bh, x:x + bw] > 0) & (explained[y:y + bh, x:x + bw] == 0)))
         h, w = masses.shape
-        out: list[Circle] = []
-        for c in circles:
+        reached: dict[int, set[int]] = {}  # circle index -> the masses its reach touches
+        for i, c in enumerate(circles):
             m = int(math.ceil(c.r * (c.size + self.p.join_gap)))
             cx, cy = int(round(c.x)), int(round(c.y))
             x0, y0, x1, y1 = max(0, cx - m), max(0, cy - m), min(w, cx + m + 1), min(h, cy + m + 1)
             if c.joined or x1 <= x0 or y1 <= y0:
-                out.append(c)
                 continue
             disc = _disc(m)[y0 - cy + m:y1 - cy + m, x0 - cx + m:x1 - cx + m]
-            beside = bool((left[masses[y0:y1, x0:x1][disc]] > self.p.join_left * math.pi * c.r * c.r).any())
-            out.append(replace(c, joined=True) if beside else c)
-        return out
+            near = {int(v) for v in np.unique(masses[y0:y1, x0:x1][disc]) if v}
+            if near:
+                reached[i] = near
+        if not reached:
+            return circles
+        k_dil = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(round(0.6 * float(np.median([c.r for c in circles])))) + 1,) * 2)
+        pad = k_dil.shape[0] // 2
+        left: dict[int, int] = {}
+        for k in set().union(*reached.values()):
+            x, y, bw, bh = cv2.boundingRect(big[k - 1])
+            explained = np.zeros((bh, bw), np.uint8)
+            for pc in whole:  # whole pieces overlapping this box, grown by their shadow's reach
+                px0, py0, px1, py1 = pc.box
+                ax0, ay0, ax1, ay1 = max(x, px0 - pad), max(y, py0 - pad), min(x + bw, px1 + pad), min(y + bh, py1 + pad)
+                if ax1 <= ax0 or ay1 <= ay0:
+                    continue
+                piece = (labels[ay0:ay1, ax0:ax1] == pc.label).astype(np.uint8)
+                explained[ay0 - y:ay1 - y, ax0 - x:ax1 - x] |= cv2.dilate(piece, k_dil)
+            for c in circles:
+                cv2.circle(explained, (int(round(c.x)) - x, int(round(c.y)) - y), int(round(1.6 * c.r * c.size)), 1, -1)
+            own = masses[y:y + bh, x:x + bw] == k
+            left[k] = int(np.count_nonzero(own & (support[y:y + bh, x:x + bw] > 0) & (explained == 0)))
+        return [replace(c, joined=True) if i in reached
+                and any(left[k] > self.p.join_left * math.pi * c.r * c.r for k in reached[i]) else c
+                for i, c in enumerate(circles)]
 
     def _drop_lone_strong(self, circles: list[Circle], labels: I32, crowded: list[tuple[Piece, float]],
                           mask: U8, singles: list[Circle], support: U8,
