@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tableref.calibration.spec import load_table
 from tableref.vision.detect import Detection
-from tableref.vision.tracker import Tracker, TrackStatus
+from tableref.vision.tracker import Track, Tracker, TrackStatus
 
 POOL = load_table("pool")
 BAR = load_table("bar-billiards")
@@ -349,25 +349,26 @@ def test_a_hidden_ball_does_not_jump_to_its_number_read_on_an_arm() -> None:
     assert three.status is TrackStatus.VISIBLE and (three.x, three.y) == (1969, 1293)
 
 
+def _cue_after_a_joined_reading(rest: tuple[float, float], other: tuple[str, str, float, float],
+                                at: tuple[float, float]) -> Track:
+    """The cue ball's track, at rest at ``rest`` beside ``other``, after one frame whose only
+    reading of it is joined to an arm or a cue, at ``at``."""
+    tracker = Tracker(POOL)
+    for i in range(10):
+        tracker.update([det("ball-0", "cue", *rest), det(*other)], i / FPS, i)
+    reading = Detection("ball-0", "cue", 0, 0, 10.0, 0.9, x_mm=at[0], y_mm=at[1], joined=True)
+    out = tracker.update([reading, det(*other)], 10 / FPS, 10)
+    return next(tr for tr in out.tracks if tr.id == "ball-0")
+
+
 def test_a_resting_cue_ball_does_not_take_its_number_read_on_the_arm() -> None:
     """Colors, seed 103 (ball off the table): on the frame of a hard strike the cue ball was lost
     in its smear and a white cuff, joined to the arm 325 mm away, was read as the cue ball and
     taken by its track. A joined reading farther from a resting ball than the motion gate is
     part of the arm; one nearer is the ball struck, still joined to the cue (seed 102: 21 mm)."""
-    tracker = Tracker(POOL)
-    for i in range(10):
-        out = tracker.update([det("ball-0", "cue", 1885, 767), det("ball-1", "solid", 1857, 1155)], i / FPS, i)
-    cuff = Detection("ball-0", "cue", 0, 0, 10.0, 0.9, x_mm=1916, y_mm=443, joined=True)
-    out = tracker.update([cuff, det("ball-1", "solid", 1857, 1155)], 10 / FPS, 10)
-    cue = next(tr for tr in out.tracks if tr.id == "ball-0")
+    cue = _cue_after_a_joined_reading((1885, 767), ("ball-1", "solid", 1857, 1155), (1916, 443))
     assert cue.status is TrackStatus.MISSING and (cue.x, cue.y) == (1885, 767)
-
-    tracker = Tracker(POOL)
-    for i in range(10):
-        out = tracker.update([det("ball-0", "cue", 716, 760), det("ball-12", "stripe", 684, 1091)], i / FPS, i)
-    struck = Detection("ball-0", "cue", 0, 0, 10.0, 0.9, x_mm=735, y_mm=770, joined=True)
-    out = tracker.update([struck, det("ball-12", "stripe", 684, 1091)], 10 / FPS, 10)
-    cue = next(tr for tr in out.tracks if tr.id == "ball-0")
+    cue = _cue_after_a_joined_reading((716, 760), ("ball-12", "stripe", 684, 1091), (735, 770))
     assert cue.status is TrackStatus.VISIBLE and (cue.x, cue.y) == (735, 770)
 
 
