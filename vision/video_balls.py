@@ -319,10 +319,10 @@ class ObjectFinder:
         big = [o for o in outlines if cv2.contourArea(o) + cv2.arcLength(o, True) > limit][:250]
         if not big:
             return circles
-        masses = np.zeros(support.shape, np.uint8)
+        h, w = support.shape[:2]
+        masses = np.zeros((h, w), np.uint8)
         for k, o in enumerate(big):
             cv2.drawContours(masses, [o], 0, k + 1, -1)
-        h, w = masses.shape
         reached: dict[int, set[int]] = {}  # circle index -> the masses its reach touches
         for i, c in enumerate(circles):
             m = int(math.ceil(c.r * (c.size + self.p.join_gap)))
@@ -348,7 +348,7 @@ class ObjectFinder:
                 if ax1 <= ax0 or ay1 <= ay0:
                     continue
                 piece = (labels[ay0:ay1, ax0:ax1] == pc.label).astype(np.uint8)
-                explained[ay0 - y:ay1 - y, ax0 - x:ax1 - x] |= cv2.dilate(piece, k_dil)
+                explained[ay0 - y:ay1 - y, ax0 - x:ax1 - x] |= np.asarray(cv2.dilate(piece, k_dil), np.uint8)
             for c in circles:
                 cv2.circle(explained, (int(round(c.x)) - x, int(round(c.y)) - y), int(round(1.6 * c.r * c.size)), 1, -1)
             own = masses[y:y + bh, x:x + bw] == k
