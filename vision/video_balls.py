@@ -28,7 +28,6 @@ serves every table, camera height and tilt.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -111,7 +110,8 @@ class Circle:
 
     ``kind``: ``single`` (an isolated disc), ``blur`` (a moving ball's capsule) or ``crowd`` (from
     the Hough transform of a crowded piece). ``joined``: found in a piece that the found circles do
-    not mostly fill (a hand holding a ball, an arm; see ``Detection.joined``).
+    not mostly fill (a hand holding a ball, an arm), or beside a larger mass of change they leave
+    unexplained (``CircleParams.join_gap``); see ``Detection.joined``.
     """
 
     x: float
@@ -128,13 +128,6 @@ class Circle:
     def score(self) -> float:
         fit = max(0.0, 1.0 - abs(self.width - 1.0))
         return float(max(0.0, min(1.0, 0.4 * self.cover + 0.3 * fit + 0.3 * (1.0 - self.unexplained))))
-
-
-@functools.lru_cache(maxsize=64)
-def _disc(m: int) -> NDArray[np.bool_]:
-    """A filled disc of radius ``m`` in a (2m+1)-square (cached: the radii are few)."""
-    yy, xx = np.mgrid[-m:m + 1, -m:m + 1]
-    return np.asarray(xx * xx + yy * yy <= m * m)
 
 
 def clean_mask(mask: U8, max_hole: float = 60.0) -> U8:
@@ -163,7 +156,7 @@ def clean_mask(mask: U8, max_hole: float = 60.0) -> U8:
 _OFFSETS: dict[tuple[int, int], tuple[I32, I32]] = {}
 
 
-def _annulus(r0: float, r1: float) -> tuple[I32, I32]:
+def annulus_offsets(r0: float, r1: float) -> tuple[I32, I32]:
     """Pixel offsets (dy, dx) with ``r0 <= distance <= r1`` (cached by tenths of a pixel)."""
     key = (int(round(r0 * 10)), int(round(r1 * 10)))
     got = _OFFSETS.get(key)
@@ -177,11 +170,17 @@ def _annulus(r0: float, r1: float) -> tuple[I32, I32]:
     return got
 
 
-def _sample(mask: U8, cy: float, cx: float, offs: tuple[I32, I32]) -> NDArray[np.bool_]:
-    h, w = mask.shape
+def values_at(image: U8, cy: float, cx: float, offs: tuple[I32, I32]) -> U8:
+    """``image`` at the offsets ``offs`` around (``cx``, ``cy``), clipped to the image."""
+    h, w = image.shape[:2]
     ys = np.clip(offs[0] + int(round(cy)), 0, h - 1)
     xs = np.clip(offs[1] + int(round(cx)), 0, w - 1)
-    return np.asarray(mask[ys, xs] > 0)
+    return np.asarray(image[ys, xs])
+
+
+def sample_mask(mask: U8, cy: float, cx: float, offs: tuple[I32, I32]) -> NDArray[np.bool_]:
+    """Whether ``mask`` is set at the offsets ``offs`` (see :func:`annulus_offsets`) around (``cx``, ``cy``)."""
+    return np.asarray(values_at(mask, cy, cx, offs) > 0)
 
 
 @dataclass(frozen=True)
@@ -325,13 +324,10 @@ class ObjectFinder:
             cv2.drawContours(masses, [o], 0, k + 1, -1)
         reached: dict[int, set[int]] = {}  # circle index -> the masses its reach touches
         for i, c in enumerate(circles):
-            m = int(math.ceil(c.r * (c.size + self.p.join_gap)))
-            cx, cy = int(round(c.x)), int(round(c.y))
-            x0, y0, x1, y1 = max(0, cx - m), max(0, cy - m), min(w, cx + m + 1), min(h, cy + m + 1)
-            if c.joined or x1 <= x0 or y1 <= y0:
+            if c.joined:
                 continue
-            disc = _disc(m)[y0 - cy + m:y1 - cy + m, x0 - cx + m:x1 - cx + m]
-            near = {int(v) for v in np.unique(masses[y0:y1, x0:x1][disc]) if v}
+            near = {int(v) for v in np.unique(values_at(masses, c.y, c.x, annulus_offsets(0.0, c.r * (c.size + self.p.join_gap))))
+                    if v}
             if near:
                 reached[i] = near
         if not reached:
@@ -376,14 +372,15 @@ class ObjectFinder:
             own = labels[y0:y1, x0:x1] == pc.label
             inside = [c for c in out if c.kind == "crowd" and x0 <= c.x < x1 and y0 <= c.y < y1
                       and own[min(y1 - y0 - 1, int(c.y) - y0), min(x1 - x0 - 1, int(c.x) - x0)]]
+            if not inside:
+                unfilled.add(pc.label)  # an arm or a hand with no circle in it
+                continue
             filled = np.zeros(own.shape, np.uint8)
             for c in inside:
                 cv2.circle(filled, (int(round(c.x - x0)), int(round(c.y - y0))), int(round(1.15 * c.r)), 1, -1)
-            if inside and float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
+            if float((filled.astype(bool) & own).sum()) >= self.p.crowd_fill * float(own.sum()):
                 continue
             unfilled.add(pc.label)
-            if not inside:
-                continue
             slack = self.p.vote_slack > 0
             out = [replace(c, joined=True) if c in inside else c for c in out
                    if c not in inside or not slack or c.unexplained <= self.p.max_unexplained
@@ -638,12 +635,12 @@ class ObjectFinder:
                 d = np.hypot(*(fixed_xy - where[n]).T)
                 if np.any(d < 0.8 * (fixed_unit + unit[n])):
                     continue
-            cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+            cover = float(sample_mask(mask, y, x, annulus_offsets(0.0, 0.85 * r)).mean())
             strong = votes >= need.get((x, y), p.faint_votes)
             if cover < p.min_cover and not strong:
                 continue
             if cover < p.min_cover:
-                seen = float(_sample(support if support is not None else mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+                seen = float(sample_mask(support if support is not None else mask, y, x, annulus_offsets(0.0, 0.85 * r)).mean())
                 if seen < p.faint_cover:
                     continue
             kept_idx.append(n)
@@ -654,8 +651,8 @@ class ObjectFinder:
         reach = (1.1 * np.array([k[2] for k in kept] + [c.r for c in singles], dtype=np.float32)) ** 2
         out = []
         for i, (x, y, r, votes) in enumerate(kept):
-            ring = _annulus(p.ring_in * r, p.ring_out * r)
-            fg = _sample(mask, y, x, ring)
+            ring = annulus_offsets(p.ring_in * r, p.ring_out * r)
+            fg = sample_mask(mask, y, x, ring)
             pts = np.column_stack([ring[1] + round(x), ring[0] + round(y)]).astype(np.float32)
             d2 = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
             d2[:, i] = np.inf
@@ -666,6 +663,6 @@ class ObjectFinder:
             allowed = p.max_unexplained + p.vote_slack * min(2.0, max(0.0, votes - 1.5))
             if unexplained > allowed:
                 continue
-            cover = float(_sample(mask, y, x, _annulus(0.0, 0.85 * r)).mean())
+            cover = float(sample_mask(mask, y, x, annulus_offsets(0.0, 0.85 * r)).mean())
             out.append(Circle(x, y, r, 1.0, cover, unexplained, "crowd"))
         return out

@@ -49,7 +49,14 @@ from numpy.typing import NDArray
 from tableref.calibration.spec import TableSpec, load_table
 from tableref.errors import UserError
 from tableref.vision.detect import Detection, pool_group
-from tableref.vision.video_balls import Circle, CircleParams, ObjectFinder, clean_mask
+from tableref.vision.video_balls import (
+    Circle,
+    CircleParams,
+    ObjectFinder,
+    annulus_offsets,
+    clean_mask,
+    sample_mask,
+)
 from tableref.vision.video_cloth import Background, ForegroundParams, cloth_field
 from tableref.vision.video_geometry import CalibratedMapping, TableView
 from tableref.vision.video_identity import (
@@ -625,9 +632,11 @@ class VideoDetector:
         nearer to it than the smear, or within reach as a piece of its own while the smear is
         cut out of an arm or a cue: struck softly, it rolled clear of the cue, and the smear is
         the cue's white ferrule following it."""
+        if not streaks:
+            return []
         lost = [m for m in self._memos if m.age <= self.p.lost_frames
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)
-                and (m.age == 0 or _covered(fg, m.x, m.y, m.r) <= 0.5)]
+                and (m.age == 0 or float(sample_mask(fg, m.y, m.x, annulus_offsets(0.0, m.r)).mean()) <= 0.5)]
         unclaimed = [c for c in circles if not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for m in self._memos)]
         out: list[Circle] = []
         for st in streaks:
@@ -883,19 +892,6 @@ def _continues(st: Circle, m: _Memo, reach: float, unclaimed: list[Circle]) -> b
     return d < reach and not any(
         math.hypot(c.x - m.x, c.y - m.y) < (reach if st.joined and c.kind in ("single", "blur") else d)
         for c in unclaimed)
-
-
-def _covered(mask: U8, x: float, y: float, r: float) -> float:
-    """The share of the disc of radius ``r`` at (``x``, ``y``) (work pixels) set in ``mask``."""
-    h, w = mask.shape[:2]
-    n = int(math.ceil(r))
-    x0, y0, x1, y1 = max(0, int(x) - n), max(0, int(y) - n), min(w, int(x) + n + 2), min(h, int(y) + n + 2)
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    disc = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
-    total = int(disc.sum())
-    return float((mask[y0:y1, x0:x1][disc] > 0).sum()) / total if total else 0.0
 
 
 def _score(c: Circle, conf: float) -> float:
