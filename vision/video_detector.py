@@ -57,6 +57,7 @@ from tableref.vision.video_balls import (
     clean_mask,
     sample_mask,
 )
+from tableref.vision.video_cast import CastParams, LightCast
 from tableref.vision.video_cloth import Background, ForegroundParams, cloth_field
 from tableref.vision.video_geometry import CalibratedMapping, TableView
 from tableref.vision.video_identity import (
@@ -147,6 +148,7 @@ class VideoParams:
     circles: CircleParams = field(default_factory=CircleParams)
     pins: PinParams = field(default_factory=PinParams)
     prints: PrintParams = field(default_factory=PrintParams)
+    cast: CastParams = field(default_factory=CastParams)
     update_every: int = 3
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
@@ -228,6 +230,7 @@ class VideoDetector:
         #: (see _read), its pins, foreground and shading, and whether every object was still
         self._last: _Reading | None = None
         self._quiet_run = 0
+        self._cast = LightCast(self.p.cast)  # the light's colour (pool: hues name the balls)
 
     # -- set-up ------------------------------------------------------------------------------
     def _ensure_view(self, image: U8) -> TableView:
@@ -660,11 +663,17 @@ class VideoDetector:
         h, w = bg.image.shape[:2]
         under = np.array([bg.image[min(h - 1, max(0, int(round(c.y)))), min(w - 1, max(0, int(round(c.x))))]
                           for c in circles], dtype=np.float64)  # the bare cloth (BGR) under each circle
+        discs = [(float(x), float(y), c.r / view.scale) for (x, y), c in zip(pts, circles, strict=True)]
+        gains = None
+        if self.table == "pool":  # read as under neutral light (see video_cast); lone clear discs vote
+            lone = [i for i, c in enumerate(circles) if c.kind == "single" and not c.joined]
+            self._cast.update(image, [discs[i] for i in lone], [float(under[i] @ (0.114, 0.587, 0.299)) for i in lone])
+            gains = self._cast.gains
+            under = np.clip(under * np.asarray(gains), 0, 255)
         cloth_v = [float(v) for v in under.max(axis=1)]
         cloth_y = [float(v) for v in under @ (0.114, 0.587, 0.299)] if self.table == "pool" else None
         cloth_h = _cloth_hues(under) if self.table == "pool" else None
-        colours = ball_colours(image, [(float(x), float(y), c.r / view.scale) for (x, y), c in zip(pts, circles, strict=True)],
-                               cloth_v, cloth_luma=cloth_y, cloth_hue=cloth_h)
+        colours = ball_colours(image, discs, cloth_v, cloth_luma=cloth_y, cloth_hue=cloth_h, gains=gains)
         if self.table == "pool":
             wr = white_reference(colours)
             scores = [pool_scores(c, wr) for c in colours]

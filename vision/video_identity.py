@@ -95,7 +95,8 @@ def _disc(radius: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
 
 def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth_v: Sequence[float],
                  inner: float = 0.9, cloth_luma: Sequence[float] | None = None,
-                 cloth_hue: Sequence[float] | None = None) -> list[BallColour]:
+                 cloth_hue: Sequence[float] | None = None,
+                 gains: tuple[float, float, float] | None = None) -> list[BallColour]:
     """Colour evidence for discs ``(x, y, radius)`` in full-resolution pixels of ``image``.
 
     ``cloth_v``: the bare cloth's HSV value (0-255) under each disc, the brightness reference.
@@ -107,7 +108,9 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     ``cloth_hue``: the bare cloth's hue (OpenCV, -1 when the cloth is unsaturated) under each
     disc, when known: then the rim ring is read too (``rim_cover``, ``rim_hue``; see
     :data:`RIM_RING`). All discs are read in one pass (one gather, one colour conversion,
-    per-disc sums).
+    per-disc sums). ``gains``: BGR multipliers that neutralise the light's colour
+    (:class:`~tableref.vision.video_cast.LightCast`), applied to the pixels before anything is
+    read; the cloth references must be read through the same gains.
     """
     if not centres:
         return []
@@ -122,6 +125,8 @@ def ball_colours(image: U8, centres: Sequence[tuple[float, float, float]], cloth
     cy = np.repeat([int(round(c[1])) for c in centres], counts)
     cx = np.repeat([int(round(c[0])) for c in centres], counts)
     px = image[np.clip(dy + cy, 0, h - 1), np.clip(dx + cx, 0, w - 1)].reshape(-1, 1, 3)
+    if gains is not None and gains != (1.0, 1.0, 1.0):
+        px = np.clip(px * np.asarray(gains, dtype=np.float32), 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     hh, ss, vv = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     ref = np.repeat(np.maximum(20.0, np.asarray(cloth_v, dtype=np.float32)), counts)
