@@ -133,6 +133,14 @@ class VideoParams:
       on the first frame may lie from where the calibration puts a hole and still be that hole.
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
       when it is found again, and where a smear of it may be accepted).
+    * ``hidden_frames``/``hidden_cover``: an object at rest when last seen whose place is still
+      covered (at least ``hidden_cover`` of its disc in the foreground: an arm, a sleeve lying
+      across the table) is remembered up to ``hidden_frames`` beyond ``lost_frames``: it is under
+      the arm. When the arm lifts, a ball at rest joined to its shadow reads as a short capsule,
+      which is taken for a ball only near one remembered (``_plausible_smears``); forgotten, the
+      ball stayed unseen until a frame read it round. A place no longer covered forgets it at
+      once (a piece potted, or picked up by the hand that covered it). Longer keeps a ball through
+      a longer cover; the cost is that a capsule (a finger) where a covered ball was is taken for it.
     * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
       have its size read. Only size tells the striker from a white man, and a moving piece is
       blurred by its own motion over the exposure: the light striker's faint blurred rim on a
@@ -153,6 +161,8 @@ class VideoParams:
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
     lost_frames: int = 4
+    hidden_frames: int = 150
+    hidden_cover: float = 0.5
     size_still: float = 0.5
     colour_cost: float = 4.0
     solid_after: int = 12
@@ -178,6 +188,8 @@ class _Memo:
     age: int = 0  # frames since last seen
     stripe_views: int = 0  # pool: views that showed a stripe's white caps beside its colour
     solid_views: int = 0  # pool: views that showed colour all over with hardly any white
+    hidden: int = 0  # frames kept beyond ``lost_frames`` because something covers its place
+    still: bool = True  # at rest when last seen
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -384,7 +396,7 @@ class VideoDetector:
         probe = view.probe_image(image) if last is not None and last.still else None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
-            detections = self._with_pins(self._label(*last.read), last.pins)
+            detections = self._with_pins(self._label(*last.read, fg=last.fg), last.pins)
             self._follow(last.work, bg, last.circles, last.fg, last.k)
             return tuple(detections)
         self._quiet_run = 0
@@ -406,7 +418,7 @@ class VideoDetector:
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg)
         read = self._read(image, circles, bg)
-        detections = self._label(*read)
+        detections = self._label(*read, fg=fg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
         pins: list[Detection] = []
         if self._pins is not None:
@@ -546,7 +558,7 @@ class VideoDetector:
         def near_fixed(x: float, y: float, r: float) -> bool:
             return any(math.hypot(x - sd.x, y - sd.y) < sd.radius + 3.0 * r for sd in fixed)
 
-        lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames
+        lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)
                 and not near_fixed(m.x, m.y, m.r)]
         if not lost:
@@ -637,7 +649,7 @@ class VideoDetector:
         the cue's white ferrule following it."""
         if not streaks:
             return []
-        lost = [m for m in self._memos if m.age <= self.p.lost_frames
+        lost = [m for m in self._memos if m.age <= self.p.lost_frames and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)
                 and (m.age == 0 or float(sample_mask(fg, m.y, m.x, annulus_offsets(0.0, m.r)).mean()) <= 0.5)]
         unclaimed = [c for c in circles if not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for m in self._memos)]
@@ -686,9 +698,9 @@ class VideoDetector:
         return circles, work_xy, pts, radii, scores, views
 
     def _label(self, circles: list[Circle], work_xy: F64, pts: F64, radii: list[float], scores: list[F64],
-               views: list[int]) -> list[Detection]:
+               views: list[int], fg: U8 | None = None) -> list[Detection]:
         """Detections named from this frame's reading blended with the memory."""
-        evidence = self._remember(work_xy, circles, scores, views)
+        evidence = self._remember(work_xy, circles, scores, views, fg)
         out: list[Detection] = []
         if self.table == "pool":
             for (x, y), c, r, (n, conf) in zip(pts, circles, radii, assign_unique(evidence), strict=True):
@@ -702,7 +714,8 @@ class VideoDetector:
                 out.append(Detection(names[j], names[j], float(x), float(y), r, _score(c, conf), joined=c.joined))
         return out
 
-    def _remember(self, xy: F64, circles: list[Circle], scores: list[F64], views: list[int]) -> list[F64]:
+    def _remember(self, xy: F64, circles: list[Circle], scores: list[F64], views: list[int],
+                  fg: U8 | None = None) -> list[F64]:
         """Blend each object's colour evidence with what it showed in earlier frames (the object
         is followed by nearest neighbour, predicted with its last motion).
 
@@ -710,6 +723,9 @@ class VideoDetector:
         rolling shows its band, then its white caps; a solid never shows much white). ``views``
         says what each view showed (+1 stripe, -1 solid, 0 neither); once an object has shown a
         stripe, or only ever solid views, its numbers lean that way.
+
+        An object not seen is remembered ``lost_frames``, and longer while something covers its
+        place (``fg``; see ``VideoParams.hidden_frames``).
         """
         gate = self.p.memory_gate
         pairs: list[tuple[float, int, int]] = []
@@ -773,15 +789,22 @@ class VideoDetector:
                 vx = vy = 0.0
             # a sighting on weak evidence does not renew the memory: a run of them ends
             age = (self._memos[match[i]].age + 1) if i in match and circles[i].kind in ("weak", "streak") else 0
-            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids))
+            still = math.hypot(vx, vy) < 0.5 * circles[i].r
+            memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
+                               still=still))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear)
         for j, m in enumerate(self._memos):
-            if j not in used_j and m.age < self.p.lost_frames:
+            if j in used_j:
+                continue
+            if m.age < self.p.lost_frames:
                 coast = m.age < 2
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
-                                   m.stripe_views, m.solid_views))
+                                   m.stripe_views, m.solid_views, still=m.still))
+            elif m.still and m.hidden < self.p.hidden_frames and fg is not None and \
+                    float(sample_mask(fg, m.y, m.x, annulus_offsets(0.0, m.r)).mean()) >= self.p.hidden_cover:
+                memos.append(replace(m, hidden=m.hidden + 1))  # under the arm that covers its place
         self._memos = memos
         return out
 

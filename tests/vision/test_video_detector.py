@@ -551,3 +551,38 @@ def test_a_piece_beside_a_smeared_ball_is_not_joined_to_it() -> None:
     found = sorted(finder.find(mask, np.zeros((h, w, 3), np.uint8), changed), key=lambda c: c.y)
     assert [c.kind for c in found] == ["blur", "single"]
     assert not any(c.joined for c in found)
+
+
+def test_a_ball_under_an_arm_is_remembered_while_the_arm_covers_its_place() -> None:
+    """Bar billiards, seed 1302 (miss): the white placed in the D was covered by the player's
+    sleeve for seven frames, longer than a lost object is remembered; uncovered, at rest against
+    its shadow, it read as a short capsule, which is a ball only near one remembered, and it was
+    unseen for sixteen frames more (the shot's first contact was lost). A ball at rest whose place
+    is covered is under the cover; a bare place forgets it at once (potted, or picked up); so does
+    a ball that was rolling when it was lost."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("bar-billiards", "miss", 3).detector()
+    lost = det.p.lost_frames
+    capsule = Circle(30.0, 30.0, 5.0, 1.1, 1.0, 0.0, "blur")
+    none = np.zeros((0, 2))
+    covered = np.zeros((60, 90), np.uint8)
+    covered[15:45, 10:90] = 255
+    bare = np.zeros((60, 90), np.uint8)
+
+    def after(memo: _Memo, fg: np.ndarray, frames: int) -> list[_Memo]:
+        det._memos = [memo]
+        for _ in range(frames):
+            det._remember(none, [], [], [], fg)
+        return det._memos
+
+    resting = _Memo(30.0, 30.0, 0.0, 0.0, np.array([1.0, 0.0]), r=5.0, age=0)
+    kept = after(resting, covered, lost + 20)
+    assert len(kept) == 1 and kept[0].hidden == 20 and kept[0].age == lost
+    assert det._plausible_smears([capsule]) == [capsule]
+    assert after(resting, bare, lost + 1) == []
+    assert det._plausible_smears([capsule]) == []
+    assert after(replace(resting, still=False), covered, lost + 1) == []
+    assert len(after(resting, covered, lost + det.p.hidden_frames)) == 1
+    assert after(resting, covered, lost + det.p.hidden_frames + 1) == []
