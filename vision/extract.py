@@ -30,7 +30,7 @@ from tableref.vision.extract_contacts import PathEnd, first_touch, segment_dista
 from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.extract_pots import drop_time, knocked_into
-from tableref.vision.extract_strike import lost_struck, struck_among
+from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
 __all__ = ["EventExtractor", "ExtractorParams"]
@@ -90,6 +90,8 @@ class EventExtractor:
         self._railed: set[str] = set()  # ids first seen past the cushions, not yet set on the cloth
         self._cushions: tuple[Cushion, ...] = spec.cushions
         self._pending: _PendingStart | None = None
+        #: id -> rest x, y and when last seen there, for a ball seen again after it was hidden at rest
+        self._unhidden: dict[str, tuple[float, float, float]] = {}
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -115,6 +117,7 @@ class EventExtractor:
         for gone in set(self._hist) - {tr.id for tr in visible}:
             del self._hist[gone]
         self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
+        self._note_unhidden(visible)
         if self._pending is not None:
             events += self._settle_pending(visible)
         if not self.in_shot:
@@ -165,6 +168,39 @@ class EventExtractor:
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
 
     # -- shot start and rest --------------------------------------------------------------------
+    def _note_unhidden(self, visible: list[Track]) -> None:
+        """Balls seen again after being hidden at rest for longer than a smear (see ``hidden_run``)."""
+        here = {tr.id for tr in visible if tr.status == TrackStatus.VISIBLE}
+        for tid in list(self._unhidden):
+            if tid not in here or self.in_shot or len(self._hist.get(tid, [])) and \
+                    sum(1 for h in self._hist[tid] if h[0] > self._unhidden[tid][2]) > self.p.hidden_run + 2:
+                del self._unhidden[tid]
+        if self.in_shot:
+            return
+        for tr in visible:
+            before = self._prev.get(tr.id)
+            if tr.status != TrackStatus.VISIBLE or before is None or tr.id in self._railed or tr.label == "striker":
+                continue
+            last = self._seen_at.get(tr.id, -1e9)
+            if self._last_t - last > self.p.smear_strike_s + 1e-9 and not before.moving \
+                    and math.hypot(before.seen_vx, before.seen_vy) < self.p.rest_speed:
+                rx, ry = self._rest_of(tr)
+                self._unhidden[tr.id] = (rx, ry, last)
+
+    def _struck_unseen(self, visible: list[Track]) -> tuple[Track, float] | None:
+        """A ball struck while hidden, with when (see ``hidden_run``), or None."""
+        for tr in visible:
+            got = self._unhidden.get(tr.id)
+            if got is None or tr.status != TrackStatus.VISIBLE:
+                continue
+            run = [h for h in self._hist.get(tr.id, []) if h[0] > got[2]]
+            if _recent_run(run, 1) != run:
+                continue
+            when = hidden_strike(self.p, (got[0], got[1]), got[2], tr.radius_mm, run)
+            if when is not None:
+                return tr, when
+        return None
+
     def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
                   and tr.id not in self._railed  # a ball on the rail is carried, not struck
@@ -173,25 +209,36 @@ class EventExtractor:
                   and self._quiet_for(tr) >= self.p.struck_still_s
                   and (tr.label == "striker" or self._seen_share(tr, frame) >= self.p.struck_seen)]
         if not movers:
-            return []
+            unseen = self._struck_unseen(visible)
+            if unseen is None:
+                return []
+            struck, when = unseen
+            del self._unhidden[struck.id]
+            self.in_shot = True
+            self._shot = _ShotState(struck=struck.id, start_t=when, touching=self._frozen(visible, struck.id))
+            return [self._start_event(struck, visible, when, _frame_at(self._frame_t, when, frame))]
         struck = lost_struck(self.p, visible, movers, self._last_t, self._seen_at, self._rest_of, self._quiet_for) \
             or struck_among(self.spec, movers, self._rest_of, self._rest_pos)
         prev = self._prev[struck.id]
         self.in_shot = True
         self._shot = _ShotState(struck=struck.id, start_t=prev.t, touching=self._frozen(visible, struck.id))
-        start = self._rest_pos.get(struck.id, (prev.x, prev.y))
-        positions = {tr.id: [round(x, 1) for x in self._rest_pos.get(tr.id, (tr.x, tr.y))] for tr in visible}
-        self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
-        self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
-        start_frame = frame - 1 if frame > 0 else frame
+        event = self._start_event(struck, visible, prev.t, frame - 1 if frame > 0 else frame)
         doubtful = [tr for tr in movers if self._in_crowd(tr, visible) or self._barely_moved(tr)]
         if doubtful and len(doubtful) == len(movers):
             rests = {tr.id: self._rest_of(tr) for tr in movers}
             self._pending = _PendingStart({tr.id: (*rests[tr.id], math.hypot(tr.x - rests[tr.id][0], tr.y - rests[tr.id][1]))
                                            for tr in movers}, dict(self._knocked))
-        return [TableEvent(t=prev.t, frame=start_frame, type=EventType.SHOT_START,
-                           objects=(struck.id,), data={"position": [round(start[0], 1), round(start[1], 1)],
-                                                       "positions": positions})]
+        return [event]
+
+    def _start_event(self, struck: Track, visible: list[Track], t: float, frame: int) -> TableEvent:
+        """The shot's start (the shot state set): every object's place, the struck one's rest."""
+        prev = self._prev[struck.id]
+        start = self._rest_pos.get(struck.id, (prev.x, prev.y))
+        positions = {tr.id: [round(x, 1) for x in self._rest_pos.get(tr.id, (tr.x, tr.y))] for tr in visible}
+        self._shot.armed = {tr.id for tr in visible if not self.spec.in_baulk(tr.x, tr.radius_mm)}
+        self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
+        return TableEvent(t=t, frame=frame, type=EventType.SHOT_START, objects=(struck.id,),
+                          data={"position": [round(start[0], 1), round(start[1], 1)], "positions": positions})
 
     def _barely_moved(self, tr: Track) -> bool:
         """Is ``tr`` within ``jitter_r`` of its radius of its rest (see ``jitter_r``)?"""

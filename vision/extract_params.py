@@ -29,10 +29,21 @@ class ExtractorParams:
       strike (a cue meets a ball from the side) and may then be lost in its own smear for
       ``smear_strike_s`` at most; one that reappears elsewhere after an arm or hand hid it for
       longer was moved by that hand, or is not a ball (a white cue tip drawn back and pushed
-      forward). Longer keeps harder shots whose smear is lost longer; shorter rejects more hands.
+      forward), unless it rolls straight away from where it lay (``hidden_run``). Longer keeps harder shots whose smear is lost longer; shorter rejects more hands.
       ``struck_seen``: the share of the frames of ``struck_still_s`` before the strike on which
       such an object must have been seen: a ball lies in plain view before it is struck, while
       something seen now and then (a cue tip, a knuckle) is not a ball at rest.
+    * ``hidden_run`` and ``hidden_line_r``: a ball hidden at rest for longer than ``smear_strike_s``
+      (an arm over it, the player bent over the shot) and seen again rolling was struck while
+      hidden when ``hidden_run`` sightings in a row take it straight away from its rest, fast
+      enough for ``start_speed``, on a line that runs back through the rest within
+      ``hidden_line_r`` of its radius (:func:`~tableref.vision.extract_strike.hidden_strike`); the
+      shot starts then, dated back along that line with the speed and slowing the sightings show
+      (taken as at most ``slide_mm_s2``, about a fifth of gravity: cloth's sliding friction; a
+      measured slowing beyond it is noise). A hand sets a ball down at rest, and a ball
+      carried reappears where the hand lets go, not on a line from where it lay. More sightings
+      (or a narrower line) admit fewer hand rolls and cue tips; the shot's events before the
+      last of them are lost (contacts and cushions while it was hidden are lost anyway).
     * ``lost_strike_mm``: a ball lost from its rest on the frame another ball, no farther than
       this from it, starts moving away from it was struck and hit that ball within the frame (see
       :mod:`~tableref.vision.extract_strike`). Longer credits harder shots across more of the
@@ -104,6 +115,9 @@ class ExtractorParams:
     hidden_strike_s: float = 0.2
     smear_strike_s: float = 0.05
     struck_seen: float = 0.6
+    hidden_run: int = 4
+    hidden_line_r: float = 1.0
+    slide_mm_s2: float = 2000.0
     crowd_gap_mm: float = 30.0
     jitter_r: float = 0.5
     warmup_s: float = 0.5

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
+
 from tableref.calibration.spec import TableSpec
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.tracker import Track, TrackStatus
@@ -83,3 +85,43 @@ def _away(mover: Track, source: tuple[float, float]) -> bool:
     dx, dy = mover.x - source[0], mover.y - source[1]
     n = math.hypot(dx, dy) * mover.speed
     return n > 0 and (mover.vx * dx + mover.vy * dy) / n > 0.5
+
+
+def hidden_strike(p: ExtractorParams, rest: tuple[float, float], hidden_t: float, radius: float,
+                  run: list[tuple[float, int, float, float]]) -> float | None:
+    """When a ball that lay at ``rest`` and was hidden since ``hidden_t`` (an arm, the player
+    bent over the shot: an overhead camera often sees the strike only as the ball rolling out from
+    under the player) was struck, from the sightings ``run`` (t, frame, x, y) since it reappeared;
+    None unless they show it struck.
+
+    Struck, it rolls straight away from its rest: every sighting farther from the rest than the
+    one before, at least ``start_speed``, on a line that runs back through the rest (within
+    ``hidden_line_r`` of its radius). A ball a hand moved is set down at rest; one carried reappears
+    where the hand lets go, not on a line from where it lay. The strike is dated back along the
+    line with the speed and the slowing the sightings show (at most ``slide_mm_s2``), never before
+    the ball was last seen at rest. A struck ball slides before it rolls and slows faster then than
+    the rolling the sightings show, so the true strike is, if anything, a little later (bar
+    billiards seed 1302: dated to frame 99, struck at 103, seen again at 121).
+    """
+    if len(run) < p.hidden_run:
+        return None
+    run = run[-p.hidden_run:]
+    dists = [math.hypot(x - rest[0], y - rest[1]) for _, _, x, y in run]
+    if dists[0] < 2.0 * radius or any(b <= a for a, b in zip(dists, dists[1:], strict=False)):
+        return None
+    (t0, _, x0, y0), (t1, _, x1, y1) = run[0], run[-1]
+    step = math.hypot(x1 - x0, y1 - y0)
+    if t1 <= t0 or step / (t1 - t0) < p.start_speed:
+        return None
+    ux, uy = (x1 - x0) / step, (y1 - y0) / step
+    behind = (x0 - rest[0]) * ux + (y0 - rest[1]) * uy  # the rest lies behind the first sighting
+    off = abs((rest[0] - x0) * uy - (rest[1] - y0) * ux)  # its distance from the line
+    if behind <= 0 or off > p.hidden_line_r * radius:
+        return None
+    # distance from the rest against time: d0 + v (t - t0) - a (t - t0)^2 / 2
+    ts = np.array([h[0] - t0 for h in run])
+    c2, c1, _ = np.polyfit(ts, np.array(dists), 2)
+    slow = min(p.slide_mm_s2, max(0.0, -2.0 * float(c2)))
+    v = max(float(c1), 1e-6)
+    back = dists[0] / v if slow <= 1e-6 else (math.sqrt(v * v + 2.0 * slow * dists[0]) - v) / slow
+    return max(hidden_t, t0 - back)

@@ -319,3 +319,41 @@ def test_a_white_put_down_in_baulk_after_one_left_the_table_has_not_entered_baul
     found = _bar_run(frames)
     assert [e.type for e in found if e.type is EventType.OFF_TABLE] == [EventType.OFF_TABLE]
     assert [e for e in found if e.type is EventType.BAULK_ENTRY] == []
+
+
+def _hidden_then(after: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
+    """Bar billiards: the white at rest in the D and the red, both seen for a second; the player's
+    arm then hides the white for twenty frames (as the shot is played), then ``after``."""
+    white, red = ("white", 247.0, 339.0), ("red", 1098.0, 400.0)
+    frames = [[white, red] for _ in range(30)]
+    frames += [[red] for _ in range(20)]
+    return _bar_run(frames + after)
+
+
+def test_a_ball_struck_under_the_players_arm_starts_the_shot_when_it_rolls_out() -> None:
+    """Rule book, the shot: a shot starts when the cue strikes the white. Bar billiards seed 1302:
+    the player's sleeve lay over the white in the D as it was struck, and it was seen again
+    rolling, 310 mm on, straight away from where it lay: no shot was called, and once it stopped
+    it was reported moved by hand. A ball seen again rolling straight away from its rest, on a
+    line through it, was struck while hidden; the start is dated back along that line."""
+    ux, uy = 0.922, 0.386
+    rolling = [[("white", 247.0 + (310.0 + 15.0 * k) * ux, 339.0 + (310.0 + 15.0 * k) * uy),
+                ("red", 1098.0, 400.0)] for k in range(12)]
+    found = _hidden_then(rolling)
+    starts = [e for e in found if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("white-1",)]
+    assert 29 <= starts[0].frame < 50  # after it was last seen at rest, before it was seen again
+    assert list(starts[0].data["position"]) == [247.0, 339.0]
+    assert [e for e in found if e.type is EventType.MOVED] == []
+
+
+def test_a_ball_a_hand_carried_off_its_line_or_set_down_is_not_struck() -> None:
+    """Seen again rolling on a line that misses where it lay (let go by a hand that carried it),
+    or seen again at rest elsewhere (put down), it was moved by a hand: no shot."""
+    ux, uy = 0.922, 0.386
+    off_line = [[("white", 247.0 + (310.0 + 15.0 * k) * ux, 339.0 + 80.0 + (310.0 + 15.0 * k) * uy),
+                 ("red", 1098.0, 400.0)] for k in range(12)]
+    set_down = [[("white", 600.0, 300.0), ("red", 1098.0, 400.0)] for _ in range(20)]
+    for after in (off_line, set_down):
+        found = _hidden_then(after)
+        assert [e for e in found if e.type is EventType.SHOT_START] == []
