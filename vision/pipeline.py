@@ -8,6 +8,8 @@ and a live camera run the same code.
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,7 +177,7 @@ class VisionPipeline:
 
     def step(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
         detections = with_table_mm(self.detector.detect(image), self.mapping)
-        tracks = self.tracker.update(detections, t, index)
+        tracks = self.tracker.update(detections, t, index, covered=self._covered_fn())
         events = tuple(self.extractor.update(tracks))
         positions = {
             tr.id: {"x": round(tr.x, 1), "y": round(tr.y, 1), "kind": _kind(tr.group), "label": tr.label,
@@ -183,6 +185,20 @@ class VisionPipeline:
             for tr in tracks.tracks if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)
         }
         return FrameResult(detections, tracks, events, positions)
+
+    def _covered_fn(self) -> Callable[[float, float, float], bool] | None:
+        """Whether a place (table mm, with a radius) is covered in the last frame, from a detector
+        that can tell (the video detector's foreground); None from one that cannot."""
+        covered = getattr(self.detector, "covered", None)
+        if not callable(covered):
+            return None
+        mapping = self.mapping
+
+        def at(x: float, y: float, r: float) -> bool:
+            (px, py), (qx, qy) = mapping.to_image([(x, y), (x + r, y)])
+            return bool(covered(float(px), float(py), math.hypot(qx - px, qy - py)))
+
+        return at
 
     def process(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
         """The service's per-frame verb: it reads ``events`` and ``positions`` of the result."""

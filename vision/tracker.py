@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -167,7 +167,12 @@ class Tracker:
       not been seen since, dropped into that hole (it went out of sight behind the pin it
       knocked over, or under the cue, on its way in): it is potted then, rather than removed.
       ``roll_speed_mm_s``: the speed below which a lost ball counts as at rest for that (a ball
-      at rest under a hand beside a hole is not heading anywhere).
+      at rest under a hand beside a hole is not heading anywhere). ``cover_s``: a ball lost at
+      rest whose place the camera sees covered (``covered`` given to :meth:`update`: an arm, a
+      sleeve lying across the table while the player aims) is kept up to this long: it is under
+      the cover, and a player may aim for seconds. A bare place ends it after ``occlusion_s``
+      as before (picked up). Longer keeps a ball through longer aiming; the cost is a ball
+      picked up by the hand that covered it, and carried off under the arm, reported late.
     * ``off_speed_mm_s`` and ``edge_mm``: a ball last seen within ``edge_mm`` of the surface's edge and
       moving outward faster than this has left the table, rather than being hidden, once it has
       stayed unseen for ``off_confirm_s``: a ball driven hard into a cushion is a smear the
@@ -263,7 +268,7 @@ class Tracker:
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
-                 twin: float = 0.8) -> None:
+                 twin: float = 0.8, cover_s: float = 5.0) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -290,12 +295,18 @@ class Tracker:
         self.knock_min = knock_min
         self.knock_cos = knock_cos
         self.twin = twin
+        self.cover_s = cover_s
+        self._covered: Callable[[float, float, float], bool] | None = None
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
 
     # -- public ---------------------------------------------------------------------------------
-    def update(self, detections: Sequence[Detection], t: float, frame: int) -> Tracks:
+    def update(self, detections: Sequence[Detection], t: float, frame: int,
+               covered: Callable[[float, float, float], bool] | None = None) -> Tracks:
+        """The tracks after this frame's ``detections``. ``covered(x_mm, y_mm, radius_mm)``, when
+        given, says whether something covers that place in this frame (see ``cover_s``)."""
+        self._covered = covered
         dt = 0.0 if self._t is None else max(1e-6, t - self._t)
         self._t = t
         dets = [d for d in detections if d.x_mm is not None and d.y_mm is not None]
@@ -585,6 +596,9 @@ class Tracker:
             s.vx = s.vy = 0.0
         if s.hole is None and math.hypot(s.x - s.seen_x, s.y - s.seen_y) <= self.coast_hole_mm:
             s.hole = self._hole_under(s)
+        if self.occlusion_s <= gone < self.cover_s and self._covered is not None and s.hole is None \
+                and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s and self._covered(s.x, s.y, s.radius_mm):
+            return  # at rest under the arm that still covers its place
         if gone >= self.occlusion_s:
             s.hole = self._hole_on_path(s, gone)
             s.status = TrackStatus.POTTED if s.hole is not None else TrackStatus.REMOVED

@@ -440,6 +440,15 @@ class VideoDetector:
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
 
+    def covered(self, x: float, y: float, radius: float) -> bool:
+        """Does the last frame's foreground cover at least ``hidden_cover`` of the disc at image
+        pixel (``x``, ``y``) of ``radius`` pixels (an arm over a ball at rest: the tracker keeps it)?"""
+        if self._last is None or self.view is None:
+            return False
+        wx, wy = self.view.to_work(np.array([[x, y]], dtype=np.float64))[0]
+        offs = annulus_offsets(0.0, max(1.0, radius * self.view.scale))
+        return float(sample_mask(self._last.fg, float(wy), float(wx), offs).mean()) >= self.p.hidden_cover
+
     def _with_pins(self, detections: list[Detection], pins: list[Detection]) -> list[Detection]:
         """The balls that are no part of a pin, and the pins."""
         if self._pins is None:

@@ -428,3 +428,25 @@ def test_a_long_smear_read_twice_is_not_a_second_ball() -> None:
     out = tracker.update([det("ball-0", "cue", 120.0 + 266 * 6, 600), det("ball-2", "solid", 120.0 + 266 * 6 - 50, 600)],
                          11 / FPS, 11)
     assert [tr.id for tr in out.tracks] == ["ball-0"]
+
+
+def test_a_ball_under_an_arm_is_kept_while_the_arm_covers_its_place() -> None:
+    """Bar billiards, seed 1302 (black pin falls): the player's sleeve lay over the red for more
+    than a second while the player aimed; its track was ended as removed, and the red seen again
+    was reported put on the table. A ball at rest whose place the camera sees covered is under the
+    cover (up to ``cover_s``); a bare place ends it as before (picked up)."""
+    def run(covered: bool, frames: int) -> Track:
+        tracker = Tracker(BAR)
+        for i in range(10):
+            tracker.update([det("red", "red", 273, 301)], i / FPS, i)
+        last = None
+        for i in range(10, 10 + frames):
+            out = tracker.update([], i / FPS, i, covered=lambda x, y, r: covered and abs(x - 273) < r)
+            last = next((tr for tr in out.tracks if tr.id == "red"), last)  # an ended track is reported once
+        assert last is not None
+        return last
+
+    two_seconds = int(2.0 * FPS)
+    assert run(True, two_seconds).status is TrackStatus.MISSING
+    assert run(False, two_seconds).status is TrackStatus.REMOVED
+    assert run(True, int(5.5 * FPS)).status is TrackStatus.REMOVED  # cover_s

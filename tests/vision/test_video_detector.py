@@ -586,3 +586,19 @@ def test_a_ball_under_an_arm_is_remembered_while_the_arm_covers_its_place() -> N
     assert after(replace(resting, still=False), covered, lost + 1) == []
     assert len(after(resting, covered, lost + det.p.hidden_frames)) == 1
     assert after(resting, covered, lost + det.p.hidden_frames + 1) == []
+
+
+def test_the_tracker_is_told_where_the_foreground_covers_a_place() -> None:
+    """What the tracker asks to keep a ball under an arm (``Tracker.cover_s``): whether the last
+    frame's foreground covers at least ``hidden_cover`` of a disc given in image pixels."""
+    scene = Scene("bar-billiards", "miss", 3)
+    det = scene.detector()
+    assert not det.covered(640.0, 360.0, 10.0)  # nothing read yet
+    scene.run(det, scene.sim.frames[:1])
+    assert det._last is not None and det.view is not None
+    fg = np.zeros_like(det._last.fg)
+    (wx, wy), = det.view.to_work(np.array([[640.0, 360.0]]))
+    fg[: int(wy) + 1, :] = 255  # an arm over the upper half of the picture, to the disc's centre
+    det._last = replace(det._last, fg=fg)
+    assert det.covered(640.0, 340.0, 10.0)
+    assert not det.covered(640.0, 380.0, 10.0)
