@@ -220,9 +220,12 @@ class EventExtractor:
         struck = lost_struck(self.p, visible, movers, self._last_t, self._seen_at, self._rest_of, self._quiet_for) \
             or struck_among(self.spec, movers, self._rest_of, self._rest_pos)
         prev = self._prev[struck.id]
+        start_t, start_frame = prev.t, frame - 1 if frame > 0 else frame
+        if prev.seen_t < prev.t - 1e-9:  # lost a while before (bare_strike_s): struck when last seen
+            start_t, start_frame = prev.seen_t, _frame_at(self._frame_t, prev.seen_t, start_frame)
         self.in_shot = True
-        self._shot = _ShotState(struck=struck.id, start_t=prev.t, touching=self._frozen(visible, struck.id))
-        event = self._start_event(struck, visible, prev.t, frame - 1 if frame > 0 else frame)
+        self._shot = _ShotState(struck=struck.id, start_t=start_t, touching=self._frozen(visible, struck.id))
+        event = self._start_event(struck, visible, start_t, start_frame)
         doubtful = [tr for tr in movers if self._in_crowd(tr, visible) or self._barely_moved(tr)]
         if doubtful and len(doubtful) == len(movers):
             rests = {tr.id: self._rest_of(tr) for tr in movers}

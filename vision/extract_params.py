@@ -48,6 +48,12 @@ class ExtractorParams:
       this from it, starts moving away from it was struck and hit that ball within the frame (see
       :mod:`~tableref.vision.extract_strike`). Longer credits harder shots across more of the
       table; shorter keeps a ball hidden by a hand at that moment from taking the shot.
+      ``bare_strike_s`` and ``fastest_mm_s``: a ball lost from its rest while its place was seen
+      bare (``Track.lost_bare``: no arm or cue over it) up to this long before others start moving
+      away from it was struck: a break struck at 10 m/s is a smear too faint to see for frames.
+      It may lie as far from a mover as ``lost_strike_mm`` plus ``fastest_mm_s`` (about the
+      hardest break) times the time it has been unseen. Longer credits more lost strikes; shorter
+      keeps a ball the detector merely missed for a while from taking a shot it did not play.
     * ``crowd_gap_mm``: a mover that rested within this gap of another object (a ball in a rack
       or a cluster) starts a shot only once the next frame confirms it: it is then farther
       from its rest, by more than ``still_mm``, than it was on the frame it seemed to start (the
@@ -122,6 +128,8 @@ class ExtractorParams:
     jitter_r: float = 0.5
     warmup_s: float = 0.5
     lost_strike_mm: float = 600.0
+    bare_strike_s: float = 0.2
+    fastest_mm_s: float = 12000.0
     contact_tol_mm: float = 6.0
     turn_deg: float = 12.0
     speed_change: float = 0.15

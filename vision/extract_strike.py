@@ -30,23 +30,33 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
     it hit the mover within the frame. Any object must have vanished on this very frame (seen on
     the previous one) and lie within ``lost_strike_mm`` of where the mover rested: a ball that a
     hand happens to cover is neither. The carrom striker, hidden by the flicking finger while it
-    is aimed, may have been lost earlier."""
+    is aimed, may have been lost earlier; so may a ball lost from a bare place
+    (``Track.lost_bare``: nothing covered it, so it was struck too fast to be seen) within
+    ``bare_strike_s``, as far from the mover as it could roll in that time (``fastest_mm_s``), and
+    it may be seen again on this very frame (after hitting the mover)."""
     if any(tr.label == "striker" for tr in movers):
         return None
-    best: tuple[float, Track] | None = None
+    # the striker first; then the ball lost longest ago (nothing else moved when it vanished: the
+    # motion began with it); then the nearest
+    best: tuple[tuple[float, float, float], Track] | None = None
     for tr in visible:
-        if tr.status != TrackStatus.MISSING or quiet_for(tr) < p.struck_still_s:
+        if tr.status not in (TrackStatus.MISSING, TrackStatus.VISIBLE) or quiet_for(tr) < p.struck_still_s:
             continue
-        if tr.label != "striker" and seen_at.get(tr.id, -1e9) < last_t - 1e-9:
+        unseen = last_t - seen_at.get(tr.id, -1e9)
+        bare = tr.lost_bare and 1e-9 < unseen <= p.bare_strike_s + 1e-9
+        if tr.status == TrackStatus.VISIBLE and not bare:
+            continue  # seen now: only one lost bare and seen again on this frame (where it went)
+        if tr.label != "striker" and unseen > 1e-9 and not bare:
             continue  # not lost at the strike: hidden earlier, by a hand or an arm
+        reach = p.lost_strike_mm + (p.fastest_mm_s * unseen if bare else 0.0)
         here = rest_of(tr)
         for m in movers:
             mx, my = rest_of(m)
             gap = math.hypot(mx - here[0], my - here[1])
-            if _away(m, here) and (tr.label == "striker" or gap <= p.lost_strike_mm):
-                rank = (0.0 if tr.label == "striker" else 1.0, gap)
-                if best is None or rank < (0.0 if best[1].label == "striker" else 1.0, best[0]):
-                    best = (gap, tr)
+            if _away(m, here) and (tr.label == "striker" or gap <= reach):
+                rank = (0.0 if tr.label == "striker" else 1.0, -unseen, gap)
+                if best is None or rank < best[0]:
+                    best = (rank, tr)
     return best[1] if best else None
 
 

@@ -68,6 +68,10 @@ class Track:
     #: for longer than a pot takes to confirm: when it was last seen before it left. It jumped the
     #: rail, unseen over the floor or the frame, and came back (``off_table`` with ``returned``).
     left_t: float | None = None
+    #: Whether its place was seen bare (no arm, hand or cue over it: the detector's foreground
+    #: covers too little of it) on the frame it was last lost. A ball at rest that vanishes from a
+    #: bare place was not hidden: it was struck, too fast to be seen, or it dropped.
+    lost_bare: bool = False
 
     @property
     def speed(self) -> float:
@@ -121,6 +125,7 @@ class _State:
     lost_vy: float = 0.0
     steady_roll: bool = False  # its last two velocity estimates agreed (it was rolling, not jumping)
     launched: bool = False  # its last sighting was its first move from rest (see *launched* in ``Tracker``)
+    lost_bare: bool = False  # its place was seen bare on the frame it was lost (see ``Track.lost_bare``)
     seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
     seen_y: float = 0.0
 
@@ -576,6 +581,7 @@ class Tracker:
             s.missing_since = s.last_seen_t
             s.status = TrackStatus.MISSING
             s.lost_vx, s.lost_vy = s.vx, s.vy
+            s.lost_bare = self._covered is not None and not self._covered(s.seen_x, s.seen_y, s.radius_mm)
             s.hole = self._hole_under(s) or self._hole_ahead(s, dt)
         gone = t - s.missing_since
         if s.hole is not None and gone >= self.pot_confirm_s:
@@ -754,7 +760,8 @@ class Tracker:
     def _as_track(self, s: _State) -> Track:
         return Track(id=s.id, label=s.label, group=s.group, x=s.x, y=s.y, vx=s.vx, vy=s.vy,
                      radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
-                     first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t)
+                     first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t,
+                     lost_bare=s.lost_bare)
 
 
 def _agree(vx0: float, vy0: float, vx1: float, vy1: float) -> bool:
