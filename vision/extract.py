@@ -171,10 +171,10 @@ class EventExtractor:
     def _note_unhidden(self, visible: list[Track]) -> None:
         """Balls seen again after being hidden at rest for longer than a smear (see ``hidden_run``)."""
         here = {tr.id for tr in visible if tr.status == TrackStatus.VISIBLE}
-        for tid in list(self._unhidden):
-            if tid not in here or self.in_shot or len(self._hist.get(tid, [])) and \
-                    sum(1 for h in self._hist[tid] if h[0] > self._unhidden[tid][2]) > self.p.hidden_run + 2:
-                del self._unhidden[tid]
+        for tid, (_, _, since) in list(self._unhidden.items()):
+            seen_again = sum(1 for h in self._hist.get(tid, []) if h[0] > since)
+            if tid not in here or self.in_shot or seen_again > self.p.hidden_run + 2:
+                del self._unhidden[tid]  # gone, a shot started, or seen long enough to judge
         if self.in_shot:
             return
         for tr in visible:

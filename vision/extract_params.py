@@ -29,7 +29,8 @@ class ExtractorParams:
       strike (a cue meets a ball from the side) and may then be lost in its own smear for
       ``smear_strike_s`` at most; one that reappears elsewhere after an arm or hand hid it for
       longer was moved by that hand, or is not a ball (a white cue tip drawn back and pushed
-      forward), unless it rolls straight away from where it lay (``hidden_run``). Longer keeps harder shots whose smear is lost longer; shorter rejects more hands.
+      forward), unless it rolls straight away from where it lay (``hidden_run``). Longer keeps
+      harder shots whose smear is lost longer; shorter rejects more hands.
       ``struck_seen``: the share of the frames of ``struck_still_s`` before the strike on which
       such an object must have been seen: a ball lies in plain view before it is struck, while
       something seen now and then (a cue tip, a knuckle) is not a ball at rest.

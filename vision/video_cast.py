@@ -3,9 +3,9 @@
 A pool ball's number is its hue, and the hues of the set lie close: yellow (the 1, the 9) is
 about 12 OpenCV hue steps from orange, orange about 9 from red. Warm lamps (tungsten, warm-white
 LEDs) over a table, and a camera whose white balance was set under other light, tint everything:
-measured on a warm installation, the cue ball read BGR (151, 190, 211), a cream of saturation 77,
-so it was no longer white (saturation under 75) and read as the yellow 9 for a whole match, and
-every other hue had moved towards orange.
+on a rendered warm installation (pool, seed 1301) the cue ball read BGR (151, 190, 211), a cream
+of saturation 77, so it was no longer white (saturation under 75) and read as the yellow 9 for
+whole clips, and every other hue had moved towards orange.
 
 The remedy is the oldest in colour constancy: something in the scene is known to be white. Every
 ball table has white balls (the cue ball, a stripe's caps, the bar-billiards white, carrom's white
@@ -13,7 +13,8 @@ men), and those lie where the detector looks anyway. So :class:`LightCast` keeps
 the light's colour from the discs that are mostly near-white, and gives the per-channel gains
 that make them neutral; the colour reading (:func:`~tableref.vision.video_identity.ball_colours`)
 applies the gains to the ball's pixels and to the cloth references alike, so that every reading
-is what it would be under neutral light.
+is what it would be under neutral light. The detector uses it for pool, where hues name the
+balls; bar billiards (red or not) and carrom (dark, red or light) read no fine hue.
 
 Why not the cloth or the whole frame (grey world): the cloth's colour is whatever the venue
 bought, and it fills most of the frame. Why not each ball's own brightest pixels: a highlight is
