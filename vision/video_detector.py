@@ -134,8 +134,10 @@ class VideoParams:
     * ``lost_frames``: how many frames an object not found is remembered (its colour evidence for
       when it is found again, and where a smear of it may be accepted).
     * ``hidden_frames``/``hidden_cover``: an object at rest when last seen whose place is still
-      covered (at least ``hidden_cover`` of its disc in the foreground: an arm, a sleeve lying
-      across the table) is remembered up to ``hidden_frames`` beyond ``lost_frames``: it is under
+      covered (at least ``hidden_cover`` of its disc in foreground that no found object explains:
+      an arm, a sleeve lying across the table; not a neighbour read as one piece with it), lost
+      while nothing on the table was moving fast (a player aims at a still table; in a break a
+      ball struck out of the rack leaves a place the others' smears and the rack's ghost cover) is remembered up to ``hidden_frames`` beyond ``lost_frames``: it is under
       the arm. When the arm lifts, a ball at rest joined to its shadow reads as a short capsule,
       which is taken for a ball only near one remembered (``_plausible_smears``); forgotten, the
       ball stayed unseen until a frame read it round. A place no longer covered forgets it at
@@ -802,7 +804,11 @@ class VideoDetector:
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
                                still=still))
             out.append(ev)
-        # objects not seen this frame are remembered a little while (hidden, or a smear)
+        # objects not seen this frame are remembered a little while (hidden, or a smear); longer
+        # under a cover that came while the table was still (an arm over a ball as the player aims;
+        # in a break a ball struck from the rack leaves its place under the others' smears)
+        busy = any(c.kind in SMEARED for c in circles) or \
+            any(m.age == 0 and math.hypot(m.vx, m.vy) > m.r for m in self._memos)
         for j, m in enumerate(self._memos):
             if j in used_j:
                 continue
@@ -811,11 +817,23 @@ class VideoDetector:
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still))
-            elif m.still and m.hidden < self.p.hidden_frames and fg is not None and \
-                    float(sample_mask(fg, m.y, m.x, annulus_offsets(0.0, m.r)).mean()) >= self.p.hidden_cover:
+            elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
+                    _cover_left(fg, m, circles) >= self.p.hidden_cover:
                 memos.append(replace(m, hidden=m.hidden + 1))  # under the arm that covers its place
         self._memos = memos
         return out
+
+
+def _cover_left(fg: U8, m: _Memo, circles: list[Circle]) -> float:
+    """The share of ``m``'s disc in the foreground that no found object explains: an arm over
+    it, not a neighbour it was read as one piece with (two touching balls found as one)."""
+    dy, dx = annulus_offsets(0.0, m.r)
+    on = sample_mask(fg, m.y, m.x, (dy, dx))
+    px, py = dx + round(m.x), dy + round(m.y)
+    for c in circles:
+        if math.hypot(c.x - m.x, c.y - m.y) < m.r + 1.1 * c.r * c.size:
+            on &= (px - c.x) ** 2 + (py - c.y) ** 2 > (1.1 * c.r * c.size) ** 2
+    return float(on.mean()) if len(on) else 0.0
 
 
 def _bare(work: U8, cloth: F32) -> U8:

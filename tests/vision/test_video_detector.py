@@ -586,6 +586,13 @@ def test_a_ball_under_an_arm_is_remembered_while_the_arm_covers_its_place() -> N
     assert after(replace(resting, still=False), covered, lost + 1) == []
     assert len(after(resting, covered, lost + det.p.hidden_frames)) == 1
     assert after(resting, covered, lost + det.p.hidden_frames + 1) == []
+    # lost while another ball is smeared across the table (a break): its place is covered by the
+    # others' smears and the rack's ghost, not by an arm over a still table
+    det._memos = [resting]
+    smear = Circle(70.0, 30.0, 5.0, 1.1, 1.0, 0.0, "blur")
+    for _ in range(lost + 1):
+        det._remember(np.array([[70.0, 30.0]]), [smear], [np.array([0.0, 1.0])], [0], covered)
+    assert [(m.x, m.y) for m in det._memos] == [(70.0, 30.0)]
 
 
 def test_the_tracker_is_told_where_the_foreground_covers_a_place() -> None:
