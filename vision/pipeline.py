@@ -135,6 +135,7 @@ class VisionPipeline:
         self.detector = detector
         self._extractor_params = extractor_params
         self._tracker_options = tracker_options
+        self._covered = self._covered_fn()
         self.reset()
 
     @classmethod
@@ -177,7 +178,7 @@ class VisionPipeline:
 
     def step(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
         detections = with_table_mm(self.detector.detect(image), self.mapping)
-        tracks = self.tracker.update(detections, t, index, covered=self._covered_fn())
+        tracks = self.tracker.update(detections, t, index, covered=self._covered)
         events = tuple(self.extractor.update(tracks))
         positions = {
             tr.id: {"x": round(tr.x, 1), "y": round(tr.y, 1), "kind": _kind(tr.group), "label": tr.label,

@@ -143,6 +143,8 @@ class VideoParams:
       ball stayed unseen until a frame read it round. A place no longer covered forgets it at
       once (a piece potted, or picked up by the hand that covered it). Longer keeps a ball through
       a longer cover; the cost is that a capsule (a finger) where a covered ball was is taken for it.
+      The same share tells the tracker a place is covered (:meth:`VideoDetector.covered`) and says
+      that a ball already missed is under an arm rather than smeared (``_lost_streaks``).
     * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
       have its size read. Only size tells the striker from a white man, and a moving piece is
       blurred by its own motion over the exposure: the light striker's faint blurred rim on a
@@ -448,8 +450,7 @@ class VideoDetector:
         if self._last is None or self.view is None:
             return False
         wx, wy = self.view.to_work(np.array([[x, y]], dtype=np.float64))[0]
-        offs = annulus_offsets(0.0, max(1.0, radius * self.view.scale))
-        return float(sample_mask(self._last.fg, float(wy), float(wx), offs).mean()) >= self.p.hidden_cover
+        return _disc_share(self._last.fg, float(wx), float(wy), max(1.0, radius * self.view.scale)) >= self.p.hidden_cover
 
     def _with_pins(self, detections: list[Detection], pins: list[Detection]) -> list[Detection]:
         """The balls that are no part of a pin, and the pins."""
@@ -662,7 +663,7 @@ class VideoDetector:
             return []
         lost = [m for m in self._memos if m.age <= self.p.lost_frames and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for c in circles)
-                and (m.age == 0 or float(sample_mask(fg, m.y, m.x, annulus_offsets(0.0, m.r)).mean()) <= 0.5)]
+                and (m.age == 0 or _disc_share(fg, m.x, m.y, m.r) <= self.p.hidden_cover)]
         unclaimed = [c for c in circles if not any(math.hypot(c.x - m.x, c.y - m.y) < 1.5 * c.r for m in self._memos)]
         out: list[Circle] = []
         for st in streaks:
@@ -822,6 +823,11 @@ class VideoDetector:
                 memos.append(replace(m, hidden=m.hidden + 1))  # under the arm that covers its place
         self._memos = memos
         return out
+
+
+def _disc_share(mask: U8, x: float, y: float, r: float) -> float:
+    """The share of the disc of radius ``r`` at (``x``, ``y``) (work px) set in ``mask``."""
+    return float(sample_mask(mask, y, x, annulus_offsets(0.0, r)).mean())
 
 
 def _cover_left(fg: U8, m: _Memo, circles: list[Circle]) -> float:
