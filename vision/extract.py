@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from tableref.calibration.spec import Cushion, TableSpec
 from tableref.events import EventType, TableEvent
@@ -96,6 +97,8 @@ class EventExtractor:
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
         t, frame = tracks.t, tracks.frame
+        for a, b in tracks.renamed:
+            self._trade(a, b)
         if self._start_t is None:
             self._start_t = t
         self._frame_t[frame] = t
@@ -166,6 +169,30 @@ class EventExtractor:
             events = [replace(e, objects=tuple(names.get(o, o) for o in e.objects)) for e in events]
             events = [e for e in events if e.type is not EventType.CONTACT or len(set(e.objects)) == len(e.objects)]
         return sorted(events, key=lambda e: (e.t, _ORDER.get(e.type, 9)))
+
+    def _trade(self, a: str, b: str) -> None:
+        """Two tracks traded names (see :attr:`Tracks.renamed`): what is known under each name
+        belongs to the other now. No ball moved: nothing is reported."""
+        def swap(x: str) -> str:
+            return b if x == a else a if x == b else x
+
+        for d in (self._prev, self._rest_pos, self._off, self._anchor, self._smooth, self._hist, self._last_fast,
+                  self._rested, self._knocked, self._seen_at, self._unhidden,
+                  *((self._pending.movers, self._pending.knocked) if self._pending is not None else ())):
+            _swap_keys(d, a, b)
+        for st in (self._moving, self._on_bed, self._railed, self._shot.armed, self._shot.crossed):
+            has_a, has_b = a in st, b in st
+            st.discard(a)
+            st.discard(b)
+            if has_a:
+                st.add(b)
+            if has_b:
+                st.add(a)
+        sh = self._shot
+        if sh.struck in (a, b):
+            sh.struck = swap(sh.struck)
+        sh.touching = {(min(swap(x), swap(y)), max(swap(x), swap(y))) for x, y in sh.touching}
+        sh.bounced = {(swap(x), y): v for (x, y), v in sh.bounced.items()}
 
     # -- shot start and rest --------------------------------------------------------------------
     def _note_unhidden(self, visible: list[Track]) -> None:
@@ -720,6 +747,15 @@ _SHOT_TYPES = (EventType.SHOT_START, EventType.CONTACT, EventType.CUSHION, Event
                EventType.BASELINE_CROSS)
 
 _ORDER = {EventType.SHOT_START: 0, EventType.CONTACT: 1, EventType.CUSHION: 2, EventType.POT: 3, EventType.AT_REST: 8}
+
+
+def _swap_keys(d: dict[str, Any], a: str, b: str) -> None:
+    """Exchange what ``d`` holds under ``a`` and under ``b`` (either may be absent)."""
+    va, vb = d.pop(a, None), d.pop(b, None)
+    if va is not None:
+        d[b] = va
+    if vb is not None:
+        d[a] = vb
 
 
 def _recent_run(hist: list[tuple[float, int, float, float]], max_gap: int) -> list[tuple[float, int, float, float]]:

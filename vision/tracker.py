@@ -45,6 +45,9 @@ ALIVE = (TrackStatus.TENTATIVE, TrackStatus.VISIBLE, TrackStatus.MISSING)
 
 #: Identity by label (pool numbers, red, queen, striker, pins) or by colour with a tracker index.
 INDEXED_LABELS = {"white", "black"}
+#: How much more two tracks' votes must name each other than themselves before they trade names:
+#: two balls read alike for a while must not trade back and forth.
+TRADE_MARGIN = 1.25
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,9 @@ class Tracks:
     t: float
     frame: int
     tracks: tuple[Track, ...]
+    #: Pairs of ids two tracks traded on this frame (two balls read the other way round from the
+    #: start, see ``Tracker``'s ``stay``): what was known of the first id now belongs to the second.
+    renamed: tuple[tuple[str, str], ...] = ()
 
     def by_id(self) -> dict[str, Track]:
         return {tr.id: tr for tr in self.tracks}
@@ -222,6 +228,14 @@ class Tracker:
       any track of the read label within the gate, such as one a hand left behind a moment ago.
       A piece that hits it is never there: touching, their centres are two radii apart. Larger
       keeps more misread still objects; smaller leaves more to the label-first passes.
+      No other resting or hidden-at-rest track takes the reading at the place of one seen there
+      ``lost_steady`` frames in a row, whatever its label: a resting ball is not where another
+      rests (a ball rolling fast may arrive there: it knocked the other away). Two balls cannot
+      trade places in one frame: the orange 5 and the orange-striped 13 touching in a rack,
+      read the other way round for a while, each keep the reading at their own place as a
+      misread; following the labels moved both a ball's width and started a shot no one played.
+      Their votes still see the readings: two balls named the other way round from the start
+      trade names once each one's votes clearly name the other (``TRADE_MARGIN``).
     * ``overlap``: an unmatched detection whose centre is nearer than this fraction of the summed
       radii to a detection already matched this frame is the same object seen twice, not a new
       one. Higher suppresses more doubles; lower lets two touching objects both be born.
@@ -334,25 +348,43 @@ class Tracker:
             if id(d) not in matched_dets and not self._overlaps(d, taken) and not self._in_swept(d, swept):
                 self._spawn(d, t)
                 taken.append(d)
-        self._relabel()
+        traded = self._relabel()
         ended = [s for s in self._tracks if s.status not in ALIVE and s.confirmed]
         self._tracks = [s for s in self._tracks if s.status in ALIVE]
         # Tracks that ended this frame are reported once, with their final status, then forgotten.
         reported = [self._as_track(s) for s in self._tracks if s.confirmed]
         reported.extend(self._as_track(s) for s in ended)
-        return Tracks(t, frame, tuple(reported))
+        return Tracks(t, frame, tuple(reported), tuple(traded))
 
-    def _relabel(self) -> None:
+    def _relabel(self) -> list[tuple[str, str]]:
         """Numbered objects (pool balls, red, queen, ...) take the label their votes agree on,
-        when no other live track holds it: one misread frame never renames a ball for good."""
-        taken = {s.id for s in self._tracks if s.confirmed and s.status in ALIVE}
+        when no other live track holds it: one misread frame never renames a ball for good. Two
+        whose votes name each other by ``TRADE_MARGIN`` trade names; the traded pairs are returned."""
+        traded: list[tuple[str, str]] = []
+        live = [s for s in self._tracks if s.confirmed and s.status in ALIVE]
+        taken = {s.id for s in live}
+        holder = {s.id: s for s in live}
         for s in self._tracks:
             label = s.label
-            if not s.confirmed or label in INDEXED_LABELS or s.id == label or label in taken:
+            if not s.confirmed or label in INDEXED_LABELS or s.id == label:
+                continue
+            if label in taken:
+                # two balls each voted the other's name clearly (read the other way round from the
+                # start and kept in place by ``stay``): they trade names
+                other = holder.get(label)
+                if other is not None and other is not s and other.label == s.id \
+                        and s.votes[label] >= TRADE_MARGIN * s.votes[s.id] \
+                        and other.votes[s.id] >= TRADE_MARGIN * other.votes[label]:
+                    traded.append((s.id, other.id))
+                    s.id, other.id = other.id, s.id
+                    holder[s.id], holder[other.id] = s, other
                 continue
             taken.discard(s.id)
+            holder.pop(s.id, None)
             s.id = label
             taken.add(label)
+            holder[label] = s
+        return traded
 
     # -- association ----------------------------------------------------------------------------
     def _associate(self, tracks: list[_State], dets: list[Detection], dt: float,
@@ -379,6 +411,7 @@ class Tracker:
         # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
+        reserved = self._reserved(tracks, dets, t, dt)
         for i, s in enumerate(tracks):
             px, py = s.x + s.vx * dt, s.y + s.vy * dt
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -393,7 +426,8 @@ class Tracker:
             fast = speed >= self.jump_speed_mm_s and s.status != TrackStatus.MISSING
             reach = 1.1 * self._fastest_near(s, dt) * dt + 2.0 * s.radius_mm if fast else self.max_jump_mm
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
-            stays = not fast and s.confirmed and s.status != TrackStatus.MISSING and s.last_seen_t >= t - dt - 1e-6
+            stays = self._stays(s, t, dt)
+            lost_at_rest = s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s
             # a pin topples where it stands rather than sliding off the line of centres
             hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
                 and not s.group.startswith("pin") else []
@@ -401,6 +435,8 @@ class Tracker:
             for j, d in enumerate(dets):
                 if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
+                if reserved.get(j, i) != i and (stays or lost_at_rest):
+                    continue  # the reading where another ball has rested all along is that ball
                 assert d.x_mm is not None and d.y_mm is not None
                 if d.joined and s.status != TrackStatus.MISSING and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm \
                         and (speed < self.roll_speed_mm_s or (d.x_mm - s.x) * s.vx + (d.y_mm - s.y) * s.vy < 0):
@@ -448,6 +484,29 @@ class Tracker:
         for candidates in (carried, kept, kept_other, same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _stays(self, s: _State, t: float, dt: float) -> bool:
+        """Was ``s`` seen on the last frame, not rolling fast (see ``stay``)?"""
+        fast = math.hypot(s.vx, s.vy) >= self.jump_speed_mm_s
+        return not fast and s.confirmed and s.status != TrackStatus.MISSING and s.last_seen_t >= t - dt - 1e-6
+
+    def _reserved(self, tracks: list[_State], dets: list[Detection], t: float, dt: float) -> dict[int, int]:
+        """Readings at the place of a track resting there, seen ``lost_steady`` frames in a row:
+        detection index -> that track's index. No other resting or hidden track takes them (see
+        ``stay``)."""
+        out: dict[int, int] = {}
+        for i, s in enumerate(tracks):
+            if s.steady < self.lost_steady or not self._stays(s, t, dt):
+                continue
+            best: tuple[float, int] | None = None
+            for j, d in enumerate(dets):
+                assert d.x_mm is not None and d.y_mm is not None
+                dist = math.hypot(d.x_mm - s.x, d.y_mm - s.y)
+                if dist <= self.stay * s.radius_mm and self._compatible(s, d) and (best is None or dist < best[0]):
+                    best = (dist, j)
+            if best is not None:
+                out[best[1]] = i
+        return out
 
     @staticmethod
     def _could_be(s: _State, d: Detection, held: dict[str, _State]) -> bool:

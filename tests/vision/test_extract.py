@@ -178,6 +178,31 @@ def test_a_lone_ball_read_a_third_of_its_radius_off_for_a_frame_starts_no_shot()
     assert [e for e in found if e.type is EventType.SHOT_START] == []
 
 
+def test_two_balls_that_trade_names_were_not_moved() -> None:
+    """Up and Down, seed 1301: the 13 and the 15, touching in the rack, read the other way round
+    from the first frame and rightly later. The tracker keeps each at its place and, once their
+    readings have clearly come to name each other, they trade names: no ball moved by hand, no
+    shot, and the names right afterwards."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("pool")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    traded: list[tuple[str, str]] = []
+    for i in range(140):
+        wrong = i < 50
+        ds = [Detection(label=lab, group="stripe", x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y)
+              for lab, x, y in [("ball-0", 500.0, 640.0), ("ball-15" if wrong else "ball-13", 2005.0, 635.0),
+                                ("ball-13" if wrong else "ball-15", 2055.0, 606.0)]]
+        tracks = tracker.update(ds, i / 30.0, i)
+        traded += tracks.renamed
+        found += extractor.update(tracks)
+    assert len(traded) == 1
+    assert (tracks.by_id()["ball-13"].x, tracks.by_id()["ball-15"].x) == (2005.0, 2055.0)
+    assert [e for e in found if e.type in (EventType.MOVED, EventType.SHOT_START, EventType.PLACED,
+                                           EventType.REMOVED, EventType.CONTACT)] == []
+
+
 def test_a_ball_struck_softly_starts_its_shot_dated_to_its_first_frame() -> None:
     """A cue ball nudged at 300 mm/s moves 10 mm a frame, little more than a misreading would,
     and keeps going: the shot starts, dated to the frame it left its rest."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tableref.calibration.spec import load_table
 from tableref.vision.detect import Detection
-from tableref.vision.tracker import Track, Tracker, TrackStatus
+from tableref.vision.tracker import Track, Tracker, Tracks, TrackStatus
 
 POOL = load_table("pool")
 BAR = load_table("bar-billiards")
@@ -450,3 +450,40 @@ def test_a_ball_under_an_arm_is_kept_while_the_arm_covers_its_place() -> None:
     assert run(True, two_seconds).status is TrackStatus.MISSING
     assert run(False, two_seconds).status is TrackStatus.REMOVED
     assert run(True, int(5.5 * FPS)).status is TrackStatus.REMOVED  # cover_s
+
+
+def _rack_pair(tracker: Tracker, frames: range, five: str, thirteen: str | None) -> Tracks:
+    """The orange 5 and the orange-striped 13 touching in a rack, read as ``five`` at the 5's
+    place and ``thirteen`` at the 13's (None: the 13 not found)."""
+    out = None
+    for i in frames:
+        dets = [det(five, "solid" if five == "ball-5" else "stripe", 2055, 664)]
+        if thirteen is not None:
+            dets.append(det(thirteen, "stripe" if thirteen == "ball-13" else "solid", 2005, 635))
+        out = tracker.update(dets, i / FPS, i)
+    assert out is not None
+    return out
+
+
+def test_two_resting_balls_read_as_each_other_keep_their_places() -> None:
+    """Up and Down, seed 1401 (a break): the 5 and the 13, touching in the rack, were read the
+    other way round for half a second. Following the labels moved both a ball's width, and the
+    extractor started a shot with contacts no one played. Two balls cannot trade places in one
+    frame: each keeps the reading at its own place."""
+    tracker = Tracker(POOL)
+    _rack_pair(tracker, range(20), "ball-5", "ball-13")
+    out = _rack_pair(tracker, range(20, 35), "ball-13", "ball-5")
+    five, thirteen = out.by_id()["ball-5"], out.by_id()["ball-13"]
+    assert (five.x, five.y, thirteen.x, thirteen.y) == (2055, 664, 2005, 635)
+
+
+def test_a_ball_unseen_in_a_rack_does_not_take_its_neighbours_place() -> None:
+    """The same rack: the 13 not found for a while, and the 5 beside it read as a 13. The 13 did
+    not roll into the 5's place: the reading where the 5 has rested all along is the 5's."""
+    tracker = Tracker(POOL)
+    _rack_pair(tracker, range(20), "ball-5", "ball-13")
+    out = _rack_pair(tracker, range(20, 30), "ball-13", None)
+    five, thirteen = out.by_id()["ball-5"], out.by_id()["ball-13"]
+    assert (five.x, five.y) == (2055, 664)
+    assert (thirteen.x, thirteen.y, thirteen.status) == (2005, 635, TrackStatus.MISSING)
+
