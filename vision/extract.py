@@ -287,9 +287,10 @@ class EventExtractor:
         return False
 
     def _settle_pending(self, visible: list[Track]) -> list[TableEvent]:
-        """The frame after a start among a cluster: a mover that went on moving away from its rest
-        confirms the shot (its events, held back a frame, are reported now); otherwise the cluster
-        was only read afresh, and the shot never started."""
+        """The frame after a start among a cluster: a mover that went on moving away from its rest,
+        or vanished from a bare place (struck late in the frame, it is a smear too faint to see
+        now), confirms the shot (its events, held back a frame, are reported now); otherwise the
+        cluster was only read afresh, and the shot never started."""
         assert self._pending is not None
         pending, self._pending = self._pending, None
         by_id = {tr.id: tr for tr in visible}
@@ -298,6 +299,8 @@ class EventExtractor:
             if tr is not None and tr.status == TrackStatus.VISIBLE \
                     and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm:
                 return pending.held or []
+            if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare:
+                return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)
         self.in_shot = False
         self._shot = _ShotState()
         self._knocked = pending.knocked

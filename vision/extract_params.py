@@ -67,10 +67,12 @@ class ExtractorParams:
       ``jitter_r``: a lone mover no farther than this many of its radii from its rest waits for the
       same confirmation. A ball at rest whose outline is read two ways (its shaded side merged
       with the cloth on one frame, not on the next: a violet ball on a grey cloth) seems to jump
-      by a third of its radius and back, fast enough for ``start_speed``; a struck ball keeps
-      going. A ball struck so softly that it moves less than this in its first frame (about
-      400 mm/s for a pool ball at 30 frames a second) is reported a frame late, with its own
-      time. Larger defers more starts; smaller lets more re-readings start false shots.
+      by a third of its radius and back, fast enough for ``start_speed``; a cue lying across a
+      ball while the player aims shifts its circle by three quarters of a radius for as long as
+      it lies there. A struck ball keeps going. A ball struck so softly that it moves less than
+      this in its first frame (about 850 mm/s for a pool ball at 30 frames a second, or struck
+      late in the frame) is reported a frame late, with its own time. Larger defers more starts;
+      smaller lets more re-readings start false shots.
     * ``warmup_s``: objects already on the table when the video starts are not ``placed``; what
       appears after this long was put there by hand.
     * ``contact_tol_mm``: how close two extrapolated paths must pass to count as touching, beyond
@@ -126,7 +128,7 @@ class ExtractorParams:
     hidden_line_r: float = 1.0
     slide_mm_s2: float = 2000.0
     crowd_gap_mm: float = 30.0
-    jitter_r: float = 0.5
+    jitter_r: float = 1.0
     warmup_s: float = 0.5
     lost_strike_mm: float = 600.0
     bare_strike_s: float = 0.2

@@ -178,6 +178,34 @@ def test_a_lone_ball_read_a_third_of_its_radius_off_for_a_frame_starts_no_shot()
     assert [e for e in found if e.type is EventType.SHOT_START] == []
 
 
+def test_a_ball_under_a_cue_read_three_quarters_of_its_radius_off_starts_no_shot() -> None:
+    """Up and Down, seed 1402 (two balls potted): the cue, laid across the 4 while the player
+    aimed at the cue ball, shifted the 4's circle by 22 mm (three quarters of a radius) for five
+    frames, and back. A false shot started, and the real one twenty frames later was missed (its
+    first contact with it). A struck ball keeps going; this one stayed."""
+    rest = [("ball-0", 1135.0, 360.0), ("ball-4", 1341.0, 232.0)]
+    frames = [list(rest) for _ in range(40)]
+    frames += [[rest[0], ("ball-4", 1346.0, 211.0)] for _ in range(5)]
+    frames += [list(rest) for _ in range(15)]
+    for k in range(1, 12):
+        frames.append([("ball-0", 1135.0 - 60.0 * k, 360.0), rest[1]])
+    starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
+    assert [(e.objects, e.frame) for e in starts] == [(("ball-0",), 59)]  # left its rest after frame 59
+
+
+def test_a_ball_struck_late_in_a_frame_and_lost_in_its_smear_starts_the_shot() -> None:
+    """Colors, seed 102: the cue ball, struck late in a frame, showed only 15 mm of its move, then
+    was a smear too faint to see from a bare place, and the ball it hit moved off. It waited for
+    the next frame (``jitter_r``) and must not lose the shot to the ball it hit."""
+    frames = [[("ball-0", 500.0, 640.0), ("ball-4", 800.0, 640.0)] for _ in range(40)]
+    frames.append([("ball-0", 515.0, 640.0), ("ball-4", 800.0, 640.0)])
+    frames.append([("ball-4", 800.0, 640.0)])
+    for k in range(1, 10):
+        frames.append([("ball-4", 800.0 + 70.0 * k, 640.0)])
+    starts = [e for e in _pool_run(frames, covered=False) if e.type is EventType.SHOT_START]
+    assert [(e.objects, e.frame) for e in starts] == [(("ball-0",), 39)]
+
+
 def test_two_balls_that_trade_names_were_not_moved() -> None:
     """Up and Down, seed 1301: the 13 and the 15, touching in the rack, read the other way round
     from the first frame and rightly later. The tracker keeps each at its place and, once their
