@@ -275,6 +275,15 @@ class Tracker:
       the same ball followed twice; it ends there, without a pot or a removal. Higher ends more
       doubles (and could end a ball hidden beside a misread look-alike); lower leaves doubles to
       coast into pockets.
+    * ``cushion_keep``: the share of its speed into a cushion that a ball keeps coming off it (a
+      cushion's restitution; real cushions return about 0.7-0.85 of it). A track's predicted
+      place beyond a cushion is where no ball rolls: a ball driven into the cushion comes back
+      (a fast one within the frame), so the prediction is bounced off it, and so is the velocity
+      of a track seen coming back. Only along the cushion's own length: past its end (a pocket's
+      mouth) the ball goes on. Without it, a fast ball bouncing between two sightings was
+      predicted off the table and lost, and a resting look-alike took its reading (the striker
+      followed as a white man after a cushion, its cushions given to that man). Higher or lower
+      than the real cushion's misplaces the bounced prediction by that share of the overshoot.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -287,7 +296,7 @@ class Tracker:
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
-                 twin: float = 0.8, cover_s: float = 5.0) -> None:
+                 twin: float = 0.8, cover_s: float = 5.0, cushion_keep: float = 0.75) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -315,7 +324,9 @@ class Tracker:
         self.knock_cos = knock_cos
         self.twin = twin
         self.cover_s = cover_s
+        self.cushion_keep = cushion_keep
         self._covered: Callable[[float, float, float], bool] | None = None
+        self._cushions = [_cushion_line(c.a, c.b, spec.length_mm / 2, spec.width_mm / 2) for c in spec.cushions]
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -413,7 +424,7 @@ class Tracker:
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
         reserved = self._reserved(tracks, dets, t, dt)
         for i, s in enumerate(tracks):
-            px, py = s.x + s.vx * dt, s.y + s.vy * dt
+            px, py = self._predict(s, dt)
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
             # hidden after a sighting or two: as likely a piece of a hand as an object (see gate_mm)
             flicker = s.status == TrackStatus.MISSING and s.hits < self.coast_hits
@@ -484,6 +495,36 @@ class Tracker:
         for candidates in (carried, kept, kept_other, same, jump, other, lost):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _predict(self, s: _State, dt: float) -> tuple[float, float]:
+        """Where ``s`` will be after ``dt`` on its velocity, bounced off any cushion it reaches on
+        the way (see :meth:`_bounce`)."""
+        px, py, _, _, _ = self._bounce(s, dt)
+        return px, py
+
+    def _bounce(self, s: _State, dt: float) -> tuple[float, float, float, float, float]:
+        """Where ``s`` will be after ``dt`` on its velocity, its velocity then, and the share of
+        ``dt`` after which it first reaches a cushion (1.0 if none), bounced off any cushion it
+        reaches on the way (see ``cushion_keep``)."""
+        px, py, vx, vy = s.x + s.vx * dt, s.y + s.vy * dt, s.vx, s.vy
+        first = 1.0
+        r = s.radius_mm
+        for nx, ny, c, ax, ay, bx, by in self._cushions:
+            gap = nx * px + ny * py - c - r  # below 0: beyond the line a touching ball's centre reaches
+            if gap >= 0.0 or nx * s.vx + ny * s.vy >= 0.0:
+                continue
+            # where it crosses that line, which must lie alongside the cushion
+            share = (nx * s.x + ny * s.y - c - r) / max(-(nx * s.vx + ny * s.vy) * dt, 1e-9)
+            cx, cy = s.x + s.vx * dt * share, s.y + s.vy * dt * share
+            ux, uy = bx - ax, by - ay
+            u = ((cx - ax) * ux + (cy - ay) * uy) / max(ux * ux + uy * uy, 1e-9)
+            if 0.0 <= u <= 1.0:
+                first = min(first, max(0.0, share))
+                k = 1.0 + self.cushion_keep
+                px, py = px - k * gap * nx, py - k * gap * ny
+                vn = nx * vx + ny * vy
+                vx, vy = vx - k * vn * nx, vy - k * vn * ny
+        return px, py, vx, vy, first
 
     def _stays(self, s: _State, t: float, dt: float) -> bool:
         """Was ``s`` seen on the last frame, not rolling fast (see ``stay``)?"""
@@ -603,6 +644,16 @@ class Tracker:
             gap = max(dt, t - s.last_seen_t)
             mvx, mvy = (d.x_mm - s.x) / gap, (d.y_mm - s.y) / gap
             a = self.smoothing
+            if s.status != TrackStatus.MISSING:
+                # Seen coming off a cushion since the last frame (its move agrees with its velocity
+                # mirrored off it better than with the velocity itself): that velocity mirrored,
+                # and its speed measured from the cushion, where it was part of the way.
+                _, _, bvx, bvy, share = self._bounce(s, gap)
+                if share < 1.0 and mvx * bvx + mvy * bvy > mvx * s.vx + mvy * s.vy:
+                    hx, hy = s.x + s.vx * gap * share, s.y + s.vy * gap * share
+                    if share < 0.8:
+                        mvx, mvy = (d.x_mm - hx) / (gap * (1.0 - share)), (d.y_mm - hy) / (gap * (1.0 - share))
+                    s.vx, s.vy = bvx, bvy
             s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
             s.launched = s.status != TrackStatus.MISSING and math.hypot(s.vx, s.vy) < self.roll_speed_mm_s \
                 and math.hypot(mvx, mvy) >= self.jump_speed_mm_s
@@ -821,6 +872,20 @@ class Tracker:
                      radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
                      first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t,
                      lost_bare=s.lost_bare)
+
+
+def _cushion_line(a: tuple[float, float], b: tuple[float, float], cx: float,
+                  cy: float) -> tuple[float, float, float, float, float, float, float]:
+    """A cushion's nose as (nx, ny, c, ax, ay, bx, by): the unit normal pointing onto the table
+    (towards ``(cx, cy)``), the offset with ``nx*x + ny*y = c`` on the nose, and its ends."""
+    (ax, ay), (bx, by) = a, b
+    nx, ny = -(by - ay), bx - ax
+    n = math.hypot(nx, ny) or 1.0
+    nx, ny = nx / n, ny / n
+    c = nx * ax + ny * ay
+    if nx * cx + ny * cy < c:
+        nx, ny, c = -nx, -ny, -c
+    return nx, ny, c, ax, ay, bx, by
 
 
 def _agree(vx0: float, vy0: float, vx1: float, vy1: float) -> bool:

@@ -487,3 +487,21 @@ def test_a_ball_unseen_in_a_rack_does_not_take_its_neighbours_place() -> None:
     assert (five.x, five.y) == (2055, 664)
     assert (thirteen.x, thirteen.y, thirteen.status) == (2005, 635, TrackStatus.MISSING)
 
+
+def test_a_striker_off_a_cushion_between_frames_is_followed_back() -> None:
+    """Carrom, seed 1401 (a man knocked off the board): the striker, driven into the right cushion
+    at 2.8 m/s, bounced between two frames and was read as a white man on its way back. Predicted
+    straight on, beyond the cushion, it was lost, and a hidden white man 190 mm away took the
+    reading and the striker's cushions after it. Predicted off the cushion, it keeps it."""
+    tracker = Tracker(CARROM)
+    for i in range(6):
+        dets = [det("striker", "striker", 300 + 80 * i, 500 - 50 * i)]
+        if i < 4:
+            dets.append(det("white", "white", 500, 120))  # then hidden (a hand over it)
+        out = tracker.update(dets, i / FPS, i)
+    out = tracker.update([det("white", "white", 670, 200)], 6 / FPS, 6)  # back off the cushion at x 740
+    striker = out.by_id()["striker"]
+    assert (striker.x, striker.y) == (670, 200) and striker.vx < 0
+    assert out.by_id()["white-1"].status is TrackStatus.MISSING
+    out = tracker.update([det("white", "white", 610, 150)], 7 / FPS, 7)
+    assert (out.by_id()["striker"].x, out.by_id()["striker"].y) == (610, 150)
