@@ -157,10 +157,14 @@ _OFFSETS: dict[tuple[int, int], tuple[I32, I32]] = {}
 
 
 def annulus_offsets(r0: float, r1: float) -> tuple[I32, I32]:
-    """Pixel offsets (dy, dx) with ``r0 <= distance <= r1`` (cached by tenths of a pixel)."""
+    """Pixel offsets (dy, dx) with ``r0 <= distance <= r1``, the radii rounded to tenths of a
+    pixel (and cached so). Rounded before use, not only for the cache's key: otherwise the
+    offsets depended on which radius first asked, and a clip's reading on the clips read before
+    it in the same process."""
     key = (int(round(r0 * 10)), int(round(r1 * 10)))
     got = _OFFSETS.get(key)
     if got is None:
+        r0, r1 = key[0] / 10.0, key[1] / 10.0
         n = int(math.ceil(r1))
         yy, xx = np.mgrid[-n:n + 1, -n:n + 1]
         d2 = xx * xx + yy * yy
