@@ -28,7 +28,7 @@ from typing import Any
 from tableref.calibration.spec import Cushion, TableSpec
 from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
-from tableref.vision.extract_cushions import bounce, bounce_unseen, fly_over, line
+from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over, line
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.extract_pots import drop_time, knocked_into
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
@@ -499,16 +499,18 @@ class EventExtractor:
             prev = self._prev.get(tr.id)
             if len(hist) < 4 or tr.status != TrackStatus.VISIBLE:
                 continue
-            if tr.id not in self._moving and not (prev and prev.moving):
-                continue
+            moving = tr.id in self._moving or bool(prev and prev.moving)
             for cushion in self._cushions:
                 key = (tr.id, cushion.id)
                 nx, ny, c = line(cushion)
                 inside = 1.0 if nx * (self.spec.length_mm / 2) + ny * (self.spec.width_mm / 2) - c > 0 else -1.0
+                if not moving and inside * (nx * tr.x + ny * tr.y - c) - tr.radius_mm > self.p.creep_gap_mm + 2.0:
+                    continue  # still and clear of this cushion: nothing to read
                 dist = [inside * (nx * x + ny * y - c) for _, _, x, y in hist]
-                hit = bounce(self.p, self.spec, hist, dist, tr.radius_mm, cushion) \
-                    or fly_over(self.p, hist, dist, tr.radius_mm, cushion) \
-                    or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
+                hit = ((bounce(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
+                        or fly_over(self.p, hist, dist, tr.radius_mm, cushion)
+                        or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)) if moving else None) \
+                    or creep(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
                 if hit is None:
                     continue
                 when, when_frame = hit

@@ -83,6 +83,35 @@ def bounce_unseen(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, i
     step = (tb - ta) / (fb - fa)
     return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))
 
+def creep(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, float, float]], dist: list[float],
+          radius: float, cushion: Cushion) -> tuple[float, int] | None:
+    """A ball rolling slowly into a cushion stops against it or comes back a millimetre: too
+    little for a V above the detection noise (a bar-billiards red at 20 mm/s, a pool ball dying
+    on the rail). Seen on each of its last frames, having come steadily closer by
+    ``creep_approach_mm`` to within ``creep_gap_mm`` of touching (either side), slowly, and no
+    closer on the latest sighting than on the one before (it stopped or turned), it touched:
+    dated to its nearest sighting."""
+    n = min(len(hist), p.creep_frames)
+    if n < 3 or dist[-1] < dist[-2] - p.still_noise_mm:
+        return None  # still coming closer: not there yet
+    near = min(range(len(hist) - n, len(hist)), key=lambda i: dist[i])
+    if near == len(hist) - 1 or abs(dist[near] - radius) > p.creep_gap_mm:
+        return None  # not there, or deeper than a rolling ball gets (in the air, off the table)
+    start = len(hist) - n
+    if any(hist[i + 1][1] - hist[i][1] != 1 for i in range(start, len(hist) - 1)):
+        return None  # seen on every frame: a slow ball is, and a gap hides how it came in
+    if dist[start] - dist[near] < p.creep_approach_mm:
+        return None  # it did not come in: it lies there, or rolls along the cushion
+    if dist[near - 1] - dist[near] > p.creep_speed_mm_s * (hist[near][0] - hist[near - 1][0]):
+        return None  # driven in faster: such a ball bounces off visibly (see ``bounce``)
+    if any(dist[i + 1] > dist[i] + p.still_noise_mm for i in range(start, near)):
+        return None  # not steadily closer: deflected on its way in
+    (t, f, x, y) = hist[near]
+    if not within_segment(cushion, x, y, 0.5 * radius) or in_pocket_mouth(spec, x, y, radius):
+        return None
+    return t, f
+
+
 def fly_over(p: ExtractorParams, hist: list[tuple[float, int, float, float]], dist: list[float], radius: float,
              cushion: Cushion) -> tuple[float, int] | None:
     """A ball jumping the table touches the cushion on its way over: its centre goes from the

@@ -94,6 +94,16 @@ class ExtractorParams:
       ``unseen_bounce_frames``: the longest gap in a ball's sightings across which a bounce is
       inferred (a hard-driven ball lost in its smear until it comes off the cushion); longer
       gaps leave too many paths open and would report bounces that did not happen.
+    * ``creep_gap_mm``, ``creep_approach_mm``, ``creep_frames``, ``still_noise_mm``,
+      ``creep_speed_mm_s``: a ball rolling slowly into a cushion stops against it or comes back a
+      millimetre, too little for ``bounce_eps_mm``. One that came steadily closer (no step back
+      by more than ``still_noise_mm``) by ``creep_approach_mm`` within its last ``creep_frames``
+      sightings, to within ``creep_gap_mm`` of touching, no faster than ``creep_speed_mm_s``
+      across the cushion on its last step in, and then no closer, touched it (read even once the
+      ball counts as still; a faster ball bounces off visibly, and one rolling along a cushion
+      after a bounce is no new touch). A larger gap credits balls that stopped short of the cushion (and
+      answers for a calibration that misplaces the nose); a smaller one needs positions better
+      than the detector's (about half a millimetre on a bar-billiards table, two on a pool table).
     * ``knock_reach_mm``: how far along the line of centres from where it rested a hole may lie
       for an object knocked off its rest and never seen again to have gone into it (see
       :func:`~tableref.vision.extract_pots.knocked_into`). Longer credits pots from farther; shorter trusts the line
@@ -139,6 +149,11 @@ class ExtractorParams:
     vanish_speed: float = 1500.0
     separation_mm: float = 8.0
     cushion_tol_mm: float = 10.0
+    creep_gap_mm: float = 2.0
+    creep_approach_mm: float = 4.0
+    creep_frames: int = 8
+    creep_speed_mm_s: float = 150.0
+    still_noise_mm: float = 0.6
     bounce_eps_mm: float = 2.5
     bounce_gap_s: float = 0.2
     unseen_bounce_frames: int = 5

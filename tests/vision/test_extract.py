@@ -129,6 +129,31 @@ def test_an_object_set_down_is_dated_to_its_first_sighting() -> None:
     assert [(e.objects, e.frame) for e in placed] == [(("striker",), 30)]
 
 
+def _creeping_red(stop_y: float) -> list[TableEvent]:
+    """Bar billiards: the white struck across the table while the red rolls slowly (45 mm/s)
+    towards the top cushion, its centre stopping at ``stop_y`` (a ball touches at 23 mm)."""
+    frames: list[list[tuple[str, float, float]]] = []
+    for i in range(75):
+        white = ("white", 300.0 + 40.0 * max(0, min(i, 57) - 30), 400.0)
+        k = max(0, i - 40)
+        y = max(45.0 - 1.5 * k, stop_y)
+        if 45.0 - 1.5 * (k - 1) < stop_y:
+            y = stop_y + 0.5  # a millimetre back off the cushion, or at rest
+        frames.append([white, ("red", 1500.0, y)])
+    return _table_run("bar-billiards", frames)
+
+
+def test_a_ball_creeping_into_a_cushion_touches_it() -> None:
+    """Bar billiards, seeds 1301-1402 (ball returns): the red, nudged, rolled into the top cushion
+    at 20-40 mm/s and came back half a millimetre: no V above the noise, and four cushion touches
+    of the truth went unreported. Coming steadily in to within reach of touching and stopping
+    there, it touched; stopping 7 mm short, it did not."""
+    hits = [e for e in _creeping_red(22.8) if e.type is EventType.CUSHION]
+    assert [(e.objects, e.where) for e in hits] == [(("red",), "cushion-top")]
+    assert hits[0].frame is not None and abs(hits[0].frame - (40 + 15)) <= 1
+    assert [e for e in _creeping_red(30.0) if e.type is EventType.CUSHION] == []
+
+
 def _pool_run(frames: list[list[tuple[str, float, float]]], covered: bool | None = None) -> list[TableEvent]:
     """Detections (label, x, y) per frame through the tracker and the extractor on a pool table;
     ``covered``: what the camera says of every place (None: a detector that cannot tell)."""
