@@ -130,6 +130,19 @@ class TableSpec:
         """True when a ball touches the baulk area (behind the baulk line, D included)."""
         return self.baulk_x is not None and x - radius <= self.baulk_x
 
+    def nose(self, cushion: Cushion) -> tuple[float, float, float]:
+        """``cushion``'s nose line as (nx, ny, c): a unit normal pointing onto the table and an
+        offset, so that ``nx*x + ny*y - c`` is a point's distance from the nose, positive on the
+        cloth's side."""
+        (x0, y0), (x1, y1) = cushion.a, cushion.b
+        nx, ny = y1 - y0, -(x1 - x0)
+        n = math.hypot(nx, ny) or 1.0
+        nx, ny = nx / n, ny / n
+        c = nx * x0 + ny * y0
+        if nx * self.length_mm / 2 + ny * self.width_mm / 2 - c <= 0:
+            nx, ny, c = -nx, -ny, -c
+        return nx, ny, c
+
     def on_surface(self, x: float, y: float, margin: float = 0.0) -> bool:
         """True when (x, y) lies over the playing surface grown by ``margin`` mm on every side."""
         return -margin <= x <= self.length_mm + margin and -margin <= y <= self.width_mm + margin

@@ -25,10 +25,10 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tableref.calibration.spec import Cushion, TableSpec
+from tableref.calibration.spec import TableSpec
 from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
-from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over, line
+from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.extract_pots import drop_time, knocked_into
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
@@ -89,7 +89,8 @@ class EventExtractor:
         #: pocketed ball in its net read as one) that vanishes by a pocket went nowhere.
         self._on_bed: set[str] = set()
         self._railed: set[str] = set()  # ids first seen past the cushions, not yet set on the cloth
-        self._cushions: tuple[Cushion, ...] = spec.cushions
+        #: each cushion with its nose line, normal onto the table (see :meth:`TableSpec.nose`)
+        self._noses = [(cu, spec.nose(cu)) for cu in spec.cushions]
         self._pending: _PendingStart | None = None
         #: id -> rest x, y and when last seen there, for a ball seen again after it was hidden at rest
         self._unhidden: dict[str, tuple[float, float, float]] = {}
@@ -500,13 +501,11 @@ class EventExtractor:
             if len(hist) < 4 or tr.status != TrackStatus.VISIBLE:
                 continue
             moving = tr.id in self._moving or bool(prev and prev.moving)
-            for cushion in self._cushions:
+            for cushion, (nx, ny, c) in self._noses:
                 key = (tr.id, cushion.id)
-                nx, ny, c = line(cushion)
-                inside = 1.0 if nx * (self.spec.length_mm / 2) + ny * (self.spec.width_mm / 2) - c > 0 else -1.0
-                if not moving and inside * (nx * tr.x + ny * tr.y - c) - tr.radius_mm > self.p.creep_gap_mm + 2.0:
+                if not moving and nx * tr.x + ny * tr.y - c - tr.radius_mm > self.p.creep_gap_mm + 2.0:
                     continue  # still and clear of this cushion: nothing to read
-                dist = [inside * (nx * x + ny * y - c) for _, _, x, y in hist]
+                dist = [nx * x + ny * y - c for _, _, x, y in hist]
                 hit = ((bounce(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
                         or fly_over(self.p, hist, dist, tr.radius_mm, cushion)
                         or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)) if moving else None) \

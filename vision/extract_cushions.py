@@ -143,15 +143,6 @@ def in_pocket_mouth(spec: TableSpec, x: float, y: float, radius: float) -> bool:
                for h in spec.holes if h.id.startswith("pocket"))
 
 
-def line(c: Cushion) -> tuple[float, float, float]:
-    """The cushion line as a unit normal (nx, ny) and offset c: nx*x + ny*y = c on it."""
-    (x0, y0), (x1, y1) = c.a, c.b
-    nx, ny = y1 - y0, -(x1 - x0)
-    n = math.hypot(nx, ny) or 1.0
-    nx, ny = nx / n, ny / n
-    return nx, ny, nx * x0 + ny * y0
-
-
 def within_segment(c: Cushion, x: float, y: float, margin: float) -> bool:
     """Does (x, y) lie alongside the cushion's segment, ``margin`` beyond its ends allowed?"""
     (x0, y0), (x1, y1) = c.a, c.b

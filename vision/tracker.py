@@ -326,7 +326,7 @@ class Tracker:
         self.cover_s = cover_s
         self.cushion_keep = cushion_keep
         self._covered: Callable[[float, float, float], bool] | None = None
-        self._cushions = [_cushion_line(c.a, c.b, spec.length_mm / 2, spec.width_mm / 2) for c in spec.cushions]
+        self._cushions = [(*spec.nose(c), *c.a, *c.b) for c in spec.cushions]
         self._tracks: list[_State] = []
         self._next_key = 0
         self._t: float | None = None
@@ -872,20 +872,6 @@ class Tracker:
                      radius_mm=s.radius_mm, status=s.status, last_seen_t=s.last_seen_t,
                      first_seen_t=s.first_seen_t, hole=s.hole, score=round(s.score, 3), left_t=s.left_t,
                      lost_bare=s.lost_bare)
-
-
-def _cushion_line(a: tuple[float, float], b: tuple[float, float], cx: float,
-                  cy: float) -> tuple[float, float, float, float, float, float, float]:
-    """A cushion's nose as (nx, ny, c, ax, ay, bx, by): the unit normal pointing onto the table
-    (towards ``(cx, cy)``), the offset with ``nx*x + ny*y = c`` on the nose, and its ends."""
-    (ax, ay), (bx, by) = a, b
-    nx, ny = -(by - ay), bx - ax
-    n = math.hypot(nx, ny) or 1.0
-    nx, ny = nx / n, ny / n
-    c = nx * ax + ny * ay
-    if nx * cx + ny * cy < c:
-        nx, ny, c = -nx, -ny, -c
-    return nx, ny, c, ax, ay, bx, by
 
 
 def _agree(vx0: float, vy0: float, vx1: float, vy1: float) -> bool:
