@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/build_dataset.py --out out/detector-data            # the shipped model's set
     .venv/bin/python scripts/build_dataset.py --out /tmp/tiny --train-looks 2 --val-looks 1   # a smoke test
+    .venv/bin/python scripts/build_dataset.py --out out/detector-data --jobs 16          # the same set on 16 cores
 
 Output (YOLO format, what ``ultralytics`` reads from ``data.yaml``)::
 
@@ -43,10 +44,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -349,7 +352,8 @@ class BuildConfig:
         return self.input_size / WIDTH
 
 
-def _write_sample(cfg: BuildConfig, split: str, s: Sample, scale: float, truth_file: Any) -> None:
+def _write_sample(cfg: BuildConfig, split: str, s: Sample, scale: float) -> str:
+    """Write one frame's image and labels; returns its line of ``truth/<split>.jsonl``."""
     img = s.image
     if scale != 1.0:
         img = np.asarray(cv2.resize(img, (round(WIDTH * scale), round(HEIGHT * scale)), interpolation=cv2.INTER_AREA),
@@ -359,12 +363,36 @@ def _write_sample(cfg: BuildConfig, split: str, s: Sample, scale: float, truth_f
     cv2.imwrite(str(cfg.out / "images" / split / f"{s.name}.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     scaled = [replace(t, box=tuple(v * scale for v in t.box)) for t in s.truths]  # type: ignore[arg-type]
     (cfg.out / "labels" / split / f"{s.name}.txt").write_text("\n".join(yolo_lines(scaled, w, h)) + "\n")
-    truth_file.write(json.dumps({
+    return json.dumps({
         "image": f"images/{split}/{s.name}.jpg", "table": s.table, "seed": s.seed, "source": s.source,
         "width": WIDTH, "height": HEIGHT, "stored_scale": scale, "camera": s.camera,
         "objects": [{"cls": t.cls, "box": [round(v, 2) for v in t.box], "centre": [round(v, 2) for v in t.centre]}
                     for t in s.truths],
-    }, separators=(",", ":")) + "\n")
+    }, separators=(",", ":")) + "\n"
+
+
+@dataclass(frozen=True)
+class LookTask:
+    """One installation to render and write: what a worker process needs (all of it picklable)."""
+
+    cfg: BuildConfig
+    split: str
+    table: str
+    seed: int
+    frames: int
+    scale: float
+
+
+def render_and_write(task: LookTask) -> tuple[list[str], dict[str, int]]:
+    """Render one look, write its frames; returns their truth lines and the counts they add."""
+    lines: list[str] = []
+    counts: dict[str, int] = {}
+    for s in render_look(load_table(task.table), task.seed, task.frames):
+        lines.append(_write_sample(task.cfg, task.split, s, task.scale))
+        counts[task.table] = counts.get(task.table, 0) + 1
+        for t in s.truths:
+            counts[t.cls] = counts.get(t.cls, 0) + 1
+    return lines, counts
 
 
 def write_data_yaml(cfg: BuildConfig) -> dict[str, int]:
@@ -383,7 +411,19 @@ def write_data_yaml(cfg: BuildConfig) -> dict[str, int]:
     return counts
 
 
-def build(cfg: BuildConfig, log: Any = print) -> dict[str, Any]:
+@contextmanager
+def _pool(jobs: int) -> Iterator[Callable[[Callable[[LookTask], Any], list[LookTask]], Iterator[Any]]]:
+    """An ordered map over ``jobs`` worker processes (``jobs`` 1: in this process). Rendering is
+    the whole cost and each look is independent, so a many-core machine (a lent GPU machine has
+    16 cores) builds the set in a minute instead of a quarter of an hour."""
+    if jobs <= 1:
+        yield map
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield lambda fn, items: pool.imap(fn, items)
+
+
+def build(cfg: BuildConfig, log: Any = print, jobs: int = 1) -> dict[str, Any]:
     """Render and write the whole set; returns the manifest (also written to ``manifest.json``)."""
     for split in ("train", "val"):
         for kind in ("images", "labels"):
@@ -397,17 +437,15 @@ def build(cfg: BuildConfig, log: Any = print) -> dict[str, Any]:
     plan = [("val", VAL_SEED_BASE, cfg.val_looks, cfg.val_frames_per_look, 1.0),
             ("train", 0, cfg.train_looks, cfg.frames_per_look, cfg.train_scale)]
     for split, base, looks, frames, scale in plan:
-        with (cfg.out / "truth" / f"{split}.jsonl").open("w") as truth_file:
-            for table in cfg.tables:
-                spec = load_table(table)
-                for i in range(looks):
-                    for s in render_look(spec, base + i, frames):
-                        _write_sample(cfg, split, s, scale, truth_file)
-                        counts[split][table] = counts[split].get(table, 0) + 1
-                        for t in s.truths:
-                            counts[split][t.cls] = counts[split].get(t.cls, 0) + 1
-                    if (i + 1) % 10 == 0:
-                        log(f"{split} {table}: {i + 1}/{looks} looks, {time.time() - t0:.0f} s")
+        tasks = [LookTask(cfg, split, table, base + i, frames, scale) for table in cfg.tables for i in range(looks)]
+        with (cfg.out / "truth" / f"{split}.jsonl").open("w") as truth_file, _pool(jobs) as pool:
+            # in order whatever the number of workers: the same arguments give the same files
+            for n, (task, (lines, added)) in enumerate(zip(tasks, pool(render_and_write, tasks), strict=True)):
+                truth_file.writelines(lines)
+                for k, v in added.items():
+                    counts[split][k] = counts[split].get(k, 0) + v
+                if (n + 1) % 10 == 0 or n + 1 == len(tasks):
+                    log(f"{split} {task.table}: {n + 1}/{len(tasks)} looks, {time.time() - t0:.0f} s")
     real_dir = cfg.real_dir
     if real_dir is not None and (real_dir / "train").is_dir():
         kept = dropped = 0
@@ -450,13 +488,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tile", type=int, default=BuildConfig.tile, help="training tile side in pixels (0: whole frames)")
     ap.add_argument("--input-size", type=int, default=BuildConfig.input_size, help="the detector's input size")
     ap.add_argument("--tiles-only", action="store_true", help="only (re)make the tiles and data.yaml of --out")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes rendering looks (same files for any number)")
     args = ap.parse_args(argv)
     tables = tuple(t for t in args.tables.split(",") if t)
     bad = [t for t in tables if t not in TABLES]
     if bad or args.train_looks < 1 or args.val_looks < 1 or args.frames_per_look < 1 \
-            or not 128 <= args.input_size <= WIDTH or args.input_size % 32 or args.tile < 0:
+            or not 128 <= args.input_size <= WIDTH or args.input_size % 32 or args.tile < 0 or args.jobs < 1:
         print(f"bad arguments: tables must be among {', '.join(TABLES)}, looks and frames >= 1, "
-              f"input size a multiple of 32 in [128, {WIDTH}], tile >= 0", file=sys.stderr)
+              f"input size a multiple of 32 in [128, {WIDTH}], tile >= 0, jobs >= 1", file=sys.stderr)
         return 2
     real = None if args.no_real else args.real
     if real is not None and not (real / "train").is_dir():
@@ -474,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
             path.write_text(json.dumps(manifest, indent=1))
         print(json.dumps(tiles))
         return 0
-    manifest = build(cfg)
+    manifest = build(cfg, jobs=args.jobs)
     print(json.dumps(manifest["counts"], indent=1))
     return 0
 

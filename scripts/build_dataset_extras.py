@@ -233,8 +233,9 @@ def add_distractors(img: U8, spec: TableSpec, look: Look, boxes: Sequence[Box], 
     if rng.random() < 0.5:
         _light(out, rng)
     if rng.random() < 0.3:
-        noise = np.zeros(out.shape, np.int16)
         sigma = float(rng.uniform(1.0, 4.0))
-        cv2.randn(noise, np.zeros(3), np.full(3, sigma))
+        # from the look's own generator, not OpenCV's process-wide one: a frame must not depend on
+        # what the process drew before it (the set is built by several worker processes)
+        noise = np.rint(rng.normal(0.0, sigma, out.shape)).astype(np.int16)
         out = np.asarray(cv2.add(out, noise, dtype=cv2.CV_8U), dtype=np.uint8)
     return out, mask
