@@ -234,8 +234,9 @@ def add_distractors(img: U8, spec: TableSpec, look: Look, boxes: Sequence[Box], 
         _light(out, rng)
     if rng.random() < 0.3:
         sigma = float(rng.uniform(1.0, 4.0))
-        # from the look's own generator, not OpenCV's process-wide one: a frame must not depend on
-        # what the process drew before it (the set is built by several worker processes)
-        noise = np.rint(rng.normal(0.0, sigma, out.shape)).astype(np.int16)
+        # from a child of the look's own generator, not OpenCV's process-wide one: a frame must not
+        # depend on what the process drew before it (the set is built by several worker processes);
+        # a child draws nothing from the look's stream, so the frames after this one are unchanged
+        noise = np.rint(rng.spawn(1)[0].normal(0.0, sigma, out.shape)).astype(np.int16)
         out = np.asarray(cv2.add(out, noise, dtype=cv2.CV_8U), dtype=np.uint8)
     return out, mask
