@@ -154,6 +154,15 @@ class VideoParams:
       size; so the struck striker is not reborn as a white man that then "jumps" into a hole.
       Higher trusts sizes read in motion (a misread striker); lower holds an early misreading
       longer (a piece first seen in motion).
+    * ``knock_cos``: a resting object knocked by a fast one leaves along the line of centres, away
+      from the hitter. A resting object's memory does not follow a sighting more than half its
+      radius away whose direction from it has a cosine below this with the direction from every
+      fast object near enough to have hit it (seen or lost a frame ago) through it: that sighting
+      is the hitter arriving. Without it, the carrom striker lost for a frame against the man it
+      hit was found beside the man's place, paired with the man's memory (the nearer and
+      fresher), named a man from then on, and its pot was the man's. The tracker has the same
+      rule for its tracks (``Tracker.knock_cos``). Nearer -1 allows more (a piece knocked sideways
+      in a chain of hits may lean back a little towards the first hitter); nearer 0 rejects more.
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
@@ -173,6 +182,7 @@ class VideoParams:
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
     start_faint_votes: float = 1.5
+    knock_cos: float = -0.5
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
@@ -194,6 +204,8 @@ class _Memo:
     solid_views: int = 0  # pool: views that showed colour all over with hardly any white
     hidden: int = 0  # frames kept beyond ``lost_frames`` because something covers its place
     still: bool = True  # at rest when last seen
+    unseen: int = 0  # frames since a sighting of any kind last placed it (``age`` counts full ones)
+    seen: tuple[float, float] | None = None  # where it was last placed, when it has coasted on since
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -757,7 +769,15 @@ class VideoDetector:
             else:
                 unlike = _unlike(sc, ev)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
-            ii, jj = np.nonzero(d < gate * r * (1.0 + 2.0 * ages[None, :]))
+            within = (d < gate * r * (1.0 + 2.0 * ages[None, :])) & ~self._knocked_towards(xy, r)
+            # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
+            # it is that object or none, never one lost at rest across the table
+            weak = np.array([c.kind == "weak" for c in circles])
+            if weak.any():
+                mr = np.array([m.r for m in self._memos])
+                reach = (0.5 * self.p.circles.max_blur + 2.0 * (1.0 + ages)) * mr
+                within &= ~weak[:, None] | (d < reach[None, :])
+            ii, jj = np.nonzero(within)
             pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
         pairs.sort()
         used_i: set[int] = set()
@@ -789,18 +809,25 @@ class VideoDetector:
                 w = min(a, self.p.clear_memory) if clear else a
                 if circles[i].kind in SMEARED:
                     w = 1.0  # a smear's colours and size are the cloth's as much as the ball's
-                gap = m.age + 1
-                if self.table == "carrom" and math.hypot(xy[i, 0] - m.x, xy[i, 1] - m.y) > self.p.size_still * m.r * gap:
+                # measured from where it was last placed (a smear places it too), over the frames
+                # since: not from where it coasted to, which would halve a lost fast ball's speed
+                gap = m.unseen + 1
+                sx, sy = m.seen if m.seen is not None else (m.x, m.y)
+                if self.table == "carrom" and math.hypot(xy[i, 0] - sx, xy[i, 1] - sy) > self.p.size_still * m.r * gap:
                     sc = _size_from_memory(sc, m.evidence)
                 ev = w * m.evidence + (1.0 - w) * sc
-                vx, vy = (xy[i, 0] - m.x) / gap, (xy[i, 1] - m.y) / gap
+                vx, vy = (xy[i, 0] - sx) / gap, (xy[i, 1] - sy) / gap
                 if i in merged:
                     vx, vy = m.vx, m.vy  # two objects seen as one: the centre is neither's
             else:
                 ev = sc.copy()
                 vx = vy = 0.0
-            # a sighting on weak evidence does not renew the memory: a run of them ends
-            age = (self._memos[match[i]].age + 1) if i in match and circles[i].kind in ("weak", "streak") else 0
+            # a sighting on weak evidence does not renew the memory: a run of them ends, unless it
+            # is the smear of a fast object where its motion takes it (see ``_on_course``)
+            age = 0
+            if i in match and circles[i].kind in ("weak", "streak"):
+                m = self._memos[match[i]]
+                age = m.age if _on_course(circles[i], xy[i], m) else m.age + 1
             still = math.hypot(vx, vy) < 0.5 * circles[i].r
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
                                still=still))
@@ -814,15 +841,50 @@ class VideoDetector:
             if j in used_j:
                 continue
             if m.age < self.p.lost_frames:
-                coast = m.age < 2
+                coast = m.unseen < 2
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
-                                   m.stripe_views, m.solid_views, still=m.still))
+                                   m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
+                                   seen=m.seen if m.seen is not None else (m.x, m.y)))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
-                memos.append(replace(m, hidden=m.hidden + 1))  # under the arm that covers its place
+                memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1))  # under the arm that covers its place
         self._memos = memos
         return out
+
+
+    def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:
+        """Pairs (sighting, memory) where a resting object would have moved towards every fast
+        object that could have hit it (see ``VideoParams.knock_cos``): that sighting is the hitter."""
+        out = np.zeros((len(xy), len(self._memos)), dtype=bool)
+        fast = [m for m in self._memos if m.age <= 1 and math.hypot(m.vx, m.vy) >= m.r]
+        if not fast:
+            return out
+        for j, m in enumerate(self._memos):
+            if not m.still or m.age > 1:
+                continue
+            hitters = [(m.x - o.x, m.y - o.y) for o in fast
+                       if o is not m and math.hypot(m.x - o.x, m.y - o.y) <= 2.0 * math.hypot(o.vx, o.vy) + o.r + m.r]
+            if not hitters:
+                continue
+            dx, dy = xy[:, 0] - m.x, xy[:, 1] - m.y
+            moved = np.hypot(dx, dy)
+            towards = moved > 0.5 * r[:, 0]
+            for ux, uy in hitters:
+                norm = max(math.hypot(ux, uy), 1e-6)
+                towards &= (dx * ux + dy * uy) < self.p.knock_cos * moved * norm
+            out[:, j] = towards
+        return out
+
+
+def _on_course(c: Circle, xy: F64, m: _Memo) -> bool:
+    """Is ``c`` (at ``xy``), a smear or a patch of weak change, a fast object seen on the last
+    frame, where its motion puts it now (within its radius)? A struck carrom striker or a break's cue ball is a smear on every
+    frame until it slows: a run of smears that keeps to one object's course is that object, and
+    its memory (the striker's size, a ball's number) must outlive the run, or the first object it
+    meets names it."""
+    return c.kind in ("weak", "streak") and m.unseen == 0 and math.hypot(m.vx, m.vy) >= m.r \
+        and math.hypot(float(xy[0]) - m.x - m.vx, float(xy[1]) - m.y - m.vy) <= m.r
 
 
 def _disc_share(mask: U8, x: float, y: float, r: float) -> float:
