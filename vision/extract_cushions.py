@@ -22,7 +22,7 @@ def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, flo
         if len(hist) < 3 * w + 1:
             continue
         idx = (-1 - 3 * w, -1 - 2 * w, -1 - w, -1)
-        (ta, fa, _, _), (tb, fb, xb, yb), (tc, _, xc, yc), (td, _, _, _) = (hist[i] for i in idx)
+        (ta, fa, xa, ya), (tb, fb, xb, yb), (tc, _, xc, yc), (td, _, _, _) = (hist[i] for i in idx)
         na, nb, nc, nd = (dist[i] for i in idx)
         if tb <= ta or td <= tc or tc <= tb:
             continue
@@ -40,7 +40,11 @@ def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, flo
             continue
         if not (within_segment(cushion, xb, yb, 0.5 * radius) or within_segment(cushion, xc, yc, 0.5 * radius)):
             continue
-        if in_pocket_mouth(spec, xb, yb, radius) or in_pocket_mouth(spec, xc, yc, radius):
+        # where it turned, on its way in: between two sightings a fast ball reaches a pocket's
+        # jaws and rattles back out while both sightings lie clear of them (and a rattle in a
+        # corner turns both ways at once: it reads as a V to each of the two cushions)
+        xh, yh = xb + (xb - xa) / (tb - ta) * (t_hit - tb), yb + (yb - ya) / (tb - ta) * (t_hit - tb)
+        if any(in_pocket_mouth(spec, x, y, radius) for x, y in ((xb, yb), (xc, yc), (xh, yh))):
             continue  # a rattle in the jaws of a pocket is not a cushion
         frame = fb + max(0, math.ceil((t_hit - tb) / max(step, 1e-6) - 1e-6))
         return t_hit, frame
@@ -78,7 +82,9 @@ def bounce_unseen(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, i
     in_t = (hit_t - (xa * ux + ya * uy)) / (t_hit - ta)
     if abs(in_t - out_t) > 0.5 * math.hypot(out_t, s2) + 150.0:
         return None
-    if not within_segment(cushion, xb, yb, 0.5 * radius) or in_pocket_mouth(spec, xb, yb, radius):
+    xh, yh = xb - (xc - xb) / (tc - tb) * (tb - t_hit), yb - (yc - yb) / (tc - tb) * (tb - t_hit)  # where it turned
+    if not within_segment(cushion, xb, yb, 0.5 * radius) or in_pocket_mouth(spec, xb, yb, radius) \
+            or in_pocket_mouth(spec, xh, yh, radius):
         return None
     step = (tb - ta) / (fb - fa)
     return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))

@@ -468,3 +468,28 @@ def test_a_ball_lost_under_an_arm_before_the_rack_moves_is_not_the_struck_one() 
     for covered in (True, None):
         starts = [e for e in _pool_run(_break_unseen(), covered=covered) if e.type is EventType.SHOT_START]
         assert starts and starts[0].objects != ("ball-0",)
+
+
+def _rolling(path: list[tuple[float, float] | None]) -> list[TableEvent]:
+    """ball-1 resting at the path's first place for a second, then along it (None: not found)."""
+    frames = [[("ball-1", *path[0])] for _ in range(30)]  # type: ignore[misc]
+    frames += [[("ball-1", *p)] if p is not None else [] for p in path[1:]]
+    frames += [frames[-1]] * 20
+    return _pool_run(frames)
+
+
+def test_a_ball_rattling_out_of_a_corner_pocket_between_two_frames_touched_no_cushion() -> None:
+    """Colors seed 1501 (break): the 1, at 3.4 m/s, reached the bottom-left pocket's jaws between
+    two frames and was thrown back out. Both sightings lay clear of the jaws, and turning both ways
+    at once it made a V to each cushion of the corner: two cushions where it touched none. Where
+    it turned, run on from its way in, lies in the pocket's mouth. A bounce off the same cushion
+    away from the pocket is still one."""
+    into = [(97.0 + 114.0 * k, 1216.0 - 66.0 * k) for k in range(8, -1, -1)]
+    out = [(116.0 + 52.0 * k, 1195.0 - 36.0 * k) for k in range(8)]
+    found = _rolling([*into, None, *out])
+    assert [e.where for e in found if e.type is EventType.CUSHION] == []
+    # the same speed into the bottom cushion 400 mm from the corner: a bounce
+    into = [(497.0 + 114.0 * k, 1216.0 - 66.0 * k) for k in range(8, -1, -1)]
+    out = [(383.0 - 114.0 * k, 1211.0 - 50.0 * k) for k in range(3)]  # came back at 0.75 of its speed
+    found = _rolling([*into, *out])
+    assert [e.where for e in found if e.type is EventType.CUSHION] == ["cushion-bottom"]
