@@ -8,21 +8,9 @@ model card describes.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _builder() -> object:
-    sys.path.insert(0, str(ROOT / "scripts"))
-    spec = importlib.util.spec_from_file_location("build_dataset", ROOT / "scripts" / "build_dataset.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("build_dataset", module)
-    spec.loader.exec_module(module)
-    return module
+from tests.models.scripts import load_script
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -31,11 +19,11 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def test_two_worker_processes_write_the_same_files_as_one(tmp_path: Path) -> None:
-    bd = _builder()
-    cfgs = [bd.BuildConfig(tmp_path / name, train_looks=3, val_looks=1, frames_per_look=4,  # type: ignore[attr-defined]
+    bd = load_script("build_dataset")
+    cfgs = [bd.BuildConfig(tmp_path / name, train_looks=3, val_looks=1, frames_per_look=4,
                            val_frames_per_look=2, tables=("pool",), tile=0) for name in ("one", "two")]
-    one = bd.build(cfgs[0], log=lambda _: None, jobs=1)  # type: ignore[attr-defined]
-    two = bd.build(cfgs[1], log=lambda _: None, jobs=2)  # type: ignore[attr-defined]
+    one = bd.build(cfgs[0], log=lambda _: None, jobs=1)
+    two = bd.build(cfgs[1], log=lambda _: None, jobs=2)
     assert one["counts"] == two["counts"]
     a, b = _files(tmp_path / "one"), _files(tmp_path / "two")
     assert sorted(a) == sorted(b) and len(a) == 2 * (3 * 4 + 2) + 2  # images, labels, two truth files

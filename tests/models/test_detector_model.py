@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import onnxruntime as ort
 
 from tableref.vision.learned import CLASS_NAMES, DEFAULT_MODEL
+from tests.models.scripts import load_script
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
 MAX_BYTES = 15 * 1024 * 1024
@@ -45,11 +45,7 @@ def test_the_model_card_says_data_command_date_and_figures() -> None:
 
 
 def _recipe() -> Any:
-    spec = importlib.util.spec_from_file_location("train_detector_summary", MODELS.parent / "scripts" / "train_detector.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_detector")
 
 
 def test_a_run_cut_short_is_summarised_with_the_one_command_that_redoes_it(tmp_path: Path) -> None:

@@ -8,7 +8,6 @@ the model definition, the export and its metadata), not to make a useful model.
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import cv2
@@ -16,6 +15,7 @@ import numpy as np
 import pytest
 
 from tableref.vision.learned import CLASS_NAMES, LearnedDetector
+from tests.models.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None,
@@ -23,12 +23,7 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("ultralytics") is None,
 
 
 def _recipe() -> object:
-    spec = importlib.util.spec_from_file_location("train_detector", ROOT / "scripts" / "train_detector.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_detector", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_detector")
 
 
 def _tiny_dataset(root: Path) -> Path:
