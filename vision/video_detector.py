@@ -852,7 +852,6 @@ class VideoDetector:
         self._memos = memos
         return out
 
-
     def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:
         """Pairs (sighting, memory) where a resting object would have moved towards every fast
         object that could have hit it (see ``VideoParams.knock_cos``): that sighting is the hitter."""
@@ -879,10 +878,10 @@ class VideoDetector:
 
 def _on_course(c: Circle, xy: F64, m: _Memo) -> bool:
     """Is ``c`` (at ``xy``), a smear or a patch of weak change, a fast object seen on the last
-    frame, where its motion puts it now (within its radius)? A struck carrom striker or a break's cue ball is a smear on every
-    frame until it slows: a run of smears that keeps to one object's course is that object, and
-    its memory (the striker's size, a ball's number) must outlive the run, or the first object it
-    meets names it."""
+    frame, where its motion puts it now (within its radius)? A struck carrom striker or a break's
+    cue ball is a smear on every frame until it slows: a run of smears that keeps to one object's
+    course is that object, and its memory (the striker's size, a ball's number) must outlive the
+    run, or the first object it meets names it."""
     return c.kind in ("weak", "streak") and m.unseen == 0 and math.hypot(m.vx, m.vy) >= m.r \
         and math.hypot(float(xy[0]) - m.x - m.vx, float(xy[1]) - m.y - m.vy) <= m.r
 
