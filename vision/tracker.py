@@ -30,6 +30,7 @@ from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
 from tableref.vision.detect import Detection
+from tableref.vision.knock import towards_every
 
 
 class TrackStatus(StrEnum):
@@ -588,12 +589,7 @@ class Tracker:
         moved = math.hypot(dx, dy)
         if moved <= self.knock_min * s.radius_mm:
             return False
-        for o in hitters:
-            ux, uy = s.x - o.x, s.y - o.y
-            norm = math.hypot(ux, uy)
-            if norm < 1e-6 or (dx * ux + dy * uy) / (moved * norm) >= self.knock_cos:
-                return False
-        return True
+        return bool(towards_every(dx, dy, moved, [(s.x - o.x, s.y - o.y) for o in hitters], self.knock_cos))
 
     def _fastest_near(self, s: _State, dt: float) -> float:
         """The speed of ``s`` or of the fastest object that could reach it within ``dt``."""

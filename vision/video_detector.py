@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 from tableref.calibration.spec import TableSpec, load_table
 from tableref.errors import UserError
 from tableref.vision.detect import Detection, pool_group
+from tableref.vision.knock import towards_every
 from tableref.vision.video_balls import (
     Circle,
     CircleParams,
@@ -76,6 +77,7 @@ from tableref.vision.video_prints import PrintParams, PrintWatcher
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
+FaintAge = TypeVar("FaintAge", float, F64)  # one memory's figure, or every memory's
 F32 = NDArray[np.float32]
 
 #: Kinds of found objects whose look is smeared by motion (their names come from memory).
@@ -594,7 +596,7 @@ class VideoDetector:
         n, lab, stats, cents = cv2.connectedComponentsWithStats(weak, connectivity=8)
         out: list[Circle] = []
         for m in lost:
-            reach = (0.5 * self.p.circles.max_blur + 2.0 * (1 + m.age)) * m.r
+            reach = self._faint_reach(m.age, m.r)
             best: tuple[float, int] | None = None
             for i in range(1, n):
                 cx, cy = float(cents[i][0]), float(cents[i][1])
@@ -616,6 +618,12 @@ class VideoDetector:
                 continue
             out.append(Circle(cx, cy, m.r, 1.0, 0.5, 0.0, "weak"))
         return out
+
+    def _faint_reach(self, age: FaintAge, r: FaintAge) -> FaintAge:
+        """How far (work px) from where a lost object was heading a patch of weak change may be
+        and still be it: the farther the longer it has been lost (``_lost_faint``, and the pairing
+        of such a patch with a memory in ``_remember``)."""
+        return (0.5 * self.p.circles.max_blur + 2.0 * (1.0 + age)) * r
 
     @staticmethod
     def _smear_from(lab: Any, stats: Any, i: int, m: _Memo) -> bool:
@@ -774,8 +782,7 @@ class VideoDetector:
             # it is that object or none, never one lost at rest across the table
             weak = np.array([c.kind == "weak" for c in circles])
             if weak.any():
-                mr = np.array([m.r for m in self._memos])
-                reach = (0.5 * self.p.circles.max_blur + 2.0 * (1.0 + ages)) * mr
+                reach = self._faint_reach(ages, np.array([m.r for m in self._memos]))
                 within &= ~weak[:, None] | (d < reach[None, :])
             ii, jj = np.nonzero(within)
             pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
@@ -868,11 +875,7 @@ class VideoDetector:
                 continue
             dx, dy = xy[:, 0] - m.x, xy[:, 1] - m.y
             moved = np.hypot(dx, dy)
-            towards = moved > 0.5 * r[:, 0]
-            for ux, uy in hitters:
-                norm = max(math.hypot(ux, uy), 1e-6)
-                towards &= (dx * ux + dy * uy) < self.p.knock_cos * moved * norm
-            out[:, j] = towards
+            out[:, j] = (moved > 0.5 * r[:, 0]) & towards_every(dx, dy, moved, hitters, self.p.knock_cos)
         return out
 
 
