@@ -208,6 +208,7 @@ class _Memo:
     still: bool = True  # at rest when last seen
     unseen: int = 0  # frames since a sighting of any kind last placed it (``age`` counts full ones)
     seen: tuple[float, float] | None = None  # where it was last placed, when it has coasted on since
+    reached: bool = False  # a fast object came within hitting reach of it since it was last seen
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -777,7 +778,8 @@ class VideoDetector:
             else:
                 unlike = _unlike(sc, ev)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
-            within = (d < gate * r * (1.0 + 2.0 * ages[None, :])) & ~self._knocked_towards(xy, r)
+            grow = np.where(self._pinned(circles, fg), 0.0, 2.0 * ages)
+            within = (d < gate * r * (1.0 + grow[None, :])) & ~self._knocked_towards(xy, r)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
             weak = np.array([c.kind == "weak" for c in circles])
@@ -844,39 +846,67 @@ class VideoDetector:
         # in a break a ball struck from the rack leaves its place under the others' smears)
         busy = any(c.kind in SMEARED for c in circles) or \
             any(m.age == 0 and math.hypot(m.vx, m.vy) > m.r for m in self._memos)
+        fast = self._fast()
         for j, m in enumerate(self._memos):
             if j in used_j:
                 continue
+            reached = m.reached or bool(_hitters(m, fast))
             if m.age < self.p.lost_frames:
                 coast = m.unseen < 2
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
-                                   seen=m.seen if m.seen is not None else (m.x, m.y)))
+                                   seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
-                memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1))  # under the arm that covers its place
+                # under the arm that covers its place
+                memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached))
         self._memos = memos
+        return out
+
+    def _fast(self) -> list[_Memo]:
+        """Memories of objects seen moving fast (a radius a frame or more) on the last frame or
+        the one before: the ones that can hit a resting object."""
+        return [m for m in self._memos if m.age <= 1 and math.hypot(m.vx, m.vy) >= m.r]
+
+    def _pinned(self, circles: list[Circle], fg: U8 | None) -> NDArray[np.bool_]:
+        """Memories of objects at rest when last seen, unseen since, that no fast object has come
+        within reach of and whose place is still covered: the object is under the cover (a ball
+        under the hand that bridges the cue), and a sighting farther off than one frame's gate
+        (the cue's white ferrule following through) is not it, however long it has been hidden."""
+        out = np.zeros(len(self._memos), dtype=bool)
+        if fg is None:
+            return out
+        fast = self._fast()
+        for j, m in enumerate(self._memos):
+            out[j] = m.still and m.age > 0 and not m.reached and not _hitters(m, fast) \
+                and _cover_left(fg, m, circles) >= self.p.hidden_cover
         return out
 
     def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:
         """Pairs (sighting, memory) where a resting object would have moved towards every fast
         object that could have hit it (see ``VideoParams.knock_cos``): that sighting is the hitter."""
         out = np.zeros((len(xy), len(self._memos)), dtype=bool)
-        fast = [m for m in self._memos if m.age <= 1 and math.hypot(m.vx, m.vy) >= m.r]
+        fast = self._fast()
         if not fast:
             return out
         for j, m in enumerate(self._memos):
             if not m.still or m.age > 1:
                 continue
-            hitters = [(m.x - o.x, m.y - o.y) for o in fast
-                       if o is not m and math.hypot(m.x - o.x, m.y - o.y) <= 2.0 * math.hypot(o.vx, o.vy) + o.r + m.r]
+            hitters = _hitters(m, fast)
             if not hitters:
                 continue
             dx, dy = xy[:, 0] - m.x, xy[:, 1] - m.y
             moved = np.hypot(dx, dy)
             out[:, j] = (moved > 0.5 * r[:, 0]) & towards_every(dx, dy, moved, hitters, self.p.knock_cos)
         return out
+
+
+def _hitters(m: _Memo, fast: list[_Memo]) -> list[tuple[float, float]]:
+    """Directions (from each hitter through ``m``) of the fast objects near enough to ``m`` to
+    have hit it since the last frame (two frames' travel and both radii)."""
+    return [(m.x - o.x, m.y - o.y) for o in fast
+            if o is not m and math.hypot(m.x - o.x, m.y - o.y) <= 2.0 * math.hypot(o.vx, o.vy) + o.r + m.r]
 
 
 def _on_course(c: Circle, xy: F64, m: _Memo) -> bool:

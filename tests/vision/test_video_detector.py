@@ -685,3 +685,35 @@ def test_a_fast_ball_lost_for_a_frame_keeps_its_speed_and_a_weak_sighting_is_no_
     det._memos = [_Memo(300.0, 100.0, 0.0, 0.0, four, r=4.6, age=4, unseen=9, hidden=5)]
     det._remember(np.array([[220.0, 100.0]]), [Circle(220.0, 100.0, 4.6, 1.0, 0.5, 0.0, "weak")], [cue], [0])
     assert sorted((m.x, m.age) for m in det._memos) == [(220.0, 0)]  # a new object; the 4 not moved
+
+
+def test_a_ball_under_the_bridge_hand_does_not_follow_the_ferrule_across_the_table() -> None:
+    """Colors seed 1601 (two-ball pot): the 8 lay under the player's bridge hand as he struck the
+    cue ball; four frames on, the cue's white ferrule, following through, was read where the cue
+    ball had rested, 150 mm off. A memory's gate grows with the frames it is unseen (for a ball
+    lost in its own smear), so the 8's memory took the ferrule, and the 8 "hit" the cue ball. A
+    ball at rest under a cover that nothing moving has come near is still under the cover; once a
+    fast ball has passed within reach of it, it may have been knocked out from under it."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("colors", "two-ball-pot", 3).detector()
+    eight, white = np.zeros(16), np.zeros(16)
+    eight[8], white[0] = 1.0, 1.0
+    hand = np.zeros((200, 200), np.uint8)
+    hand[90:112, 92:150] = 255  # the bridge hand over the 8, reaching off to the right
+    ferrule = Circle(77.0, 103.0, 4.5, 1.0, 1.0, 0.0, "blur")
+
+    def ferrule_after(memos: list[_Memo]) -> list[tuple[float, float, int]]:
+        det._memos = memos
+        det._remember(np.array([[77.0, 103.0]]), [ferrule], [white], [0], hand)
+        return sorted((m.x, m.y, int(np.argmax(m.evidence))) for m in det._memos)
+
+    under = _Memo(100.0, 100.0, 0.0, 0.0, eight, r=4.5, age=3, unseen=3)
+    assert ferrule_after([under]) == [(77.0, 103.0, 0), (100.0, 100.0, 8)]
+    # a fast ball passed close by a frame ago: the 8 may have been knocked out from under the hand
+    assert ferrule_after([replace(under, reached=True)]) == [(77.0, 103.0, 8)]
+    # its place bare (the hand gone): it was struck or potted, not hidden; the gate grows as before
+    det._memos = [under]
+    det._remember(np.array([[77.0, 103.0]]), [ferrule], [white], [0], np.zeros_like(hand))
+    assert [(m.x, int(np.argmax(m.evidence))) for m in det._memos] == [(77.0, 8)]
