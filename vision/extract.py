@@ -46,6 +46,8 @@ class _ShotState:
     bounced: dict[tuple[str, str], float] = field(default_factory=dict)
     crossed: set[str] = field(default_factory=set)
     seat: str | None = None
+    #: when the last object that left the table in this shot (potted, off) last moved
+    gone_moving: tuple[float, int] | None = None
 
 
 @dataclass
@@ -363,8 +365,10 @@ class EventExtractor:
             if anchor is None or math.hypot(sx - anchor[0], sy - anchor[1]) > self.p.still_mm:
                 self._anchor[tr.id] = (sx, sy, t, frame)
         for gone in set(self._anchor) - seen:
-            del self._anchor[gone]
+            last = self._anchor.pop(gone)
             self._smooth.pop(gone, None)
+            if self.in_shot and (self._shot.gone_moving is None or last[2] > self._shot.gone_moving[0]):
+                self._shot.gone_moving = (last[2], last[3])
 
     def _is_moving(self, tr: Track, t: float) -> bool:
         """Really moving: fast, or its smoothed position left its anchor within ``moving_window_s``.
@@ -375,11 +379,13 @@ class EventExtractor:
         return anchor is not None and t - anchor[2] <= self.p.moving_window_s and tr.speed >= self.p.rest_speed
 
     def _still_since(self) -> tuple[float, int] | None:
-        """When the last object stopped (the latest anchor), or None with nothing on the table."""
-        if not self._anchor:
-            return None
-        latest = max(self._anchor.values(), key=lambda a: a[2])
-        return latest[2], latest[3]
+        """When the last object stopped (the latest anchor), or None with nothing on the table.
+        A ball that rolled into a pocket after the others stopped moved last: the table was not
+        at rest before it dropped (its anchor goes with its track; ``_ShotState.gone_moving``)."""
+        times = [(a[2], a[3]) for a in self._anchor.values()]
+        if self._shot.gone_moving is not None:
+            times.append(self._shot.gone_moving)
+        return max(times) if times else None
 
     def _maybe_rest(self, visible: list[Track], pins: list[Track], t: float, frame: int) -> list[TableEvent]:
         still = self._still_since()

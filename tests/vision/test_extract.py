@@ -493,3 +493,22 @@ def test_a_ball_rattling_out_of_a_corner_pocket_between_two_frames_touched_no_cu
     out = [(383.0 - 114.0 * k, 1211.0 - 50.0 * k) for k in range(3)]  # came back at 0.75 of its speed
     found = _rolling([*into, *out])
     assert [e.where for e in found if e.type is EventType.CUSHION] == ["cushion-bottom"]
+
+
+def test_the_table_comes_to_rest_when_the_last_ball_drops_not_when_the_others_stopped() -> None:
+    """Colors seed 1601: the cue ball stopped after its hit while the 1 rolled on for a second
+    into a corner pocket. Nothing on the table moved once the 1 dropped, so ``at_rest`` (the shot's
+    end, when the referee may judge it) is dated to the drop, not to the cue ball's stop."""
+    frames = [[("ball-0", 700.0, 700.0), ("ball-1", 400.0, 400.0)] for _ in range(30)]
+    for k in range(1, 10):  # the cue ball rolls up to the 1
+        frames.append([("ball-0", 700.0 - 28.0 * k, 700.0 - 28.0 * k), ("ball-1", 400.0, 400.0)])
+    stop = frames[-1][0]
+    for k in range(1, 27):  # and stops; the 1 rolls into the top-left pocket
+        frames.append([stop, ("ball-1", 400.0 - 14.0 * k, 400.0 - 14.0 * k)])
+    frames += [[stop] for _ in range(40)]
+    found = _pool_run(frames)
+    pots = [e for e in found if e.type is EventType.POT]
+    rests = [e for e in found if e.type is EventType.AT_REST]
+    assert [e.objects for e in pots] == [("ball-1",)], found
+    assert len(rests) == 1 and rests[0].frame is not None and pots[0].frame is not None
+    assert rests[0].frame >= pots[0].frame - 1, (rests, pots)
