@@ -871,13 +871,16 @@ class VideoDetector:
 
     def _pinned(self, circles: list[Circle], fg: U8 | None) -> NDArray[np.bool_]:
         """Memories of objects at rest when last seen, unseen since, that no fast object has come
-        within reach of and whose place is still covered: the object is under the cover (a ball
-        under the hand that bridges the cue), and a sighting farther off than one frame's gate
-        (the cue's white ferrule following through) is not it, however long it has been hidden."""
+        within reach of and whose place is still covered, while something else is moving fast:
+        the object is under the cover (a ball under the hand that bridges the cue), and a
+        sighting farther off than one frame's gate (the cue's white ferrule following through)
+        is not it, however long it has been hidden. With nothing else moving, the ball under the
+        cover may be the one just struck out from under it (bar billiards seed 1302: the red,
+        under a shadow across the table, seen again 290 mm on as a smear)."""
         out = np.zeros(len(self._memos), dtype=bool)
-        if fg is None:
-            return out
         fast = self._fast()
+        if fg is None or not fast:
+            return out
         for j, m in enumerate(self._memos):
             out[j] = m.still and m.age > 0 and not m.reached and not _hitters(m, fast) \
                 and _cover_left(fg, m, circles) >= self.p.hidden_cover
