@@ -447,8 +447,14 @@ class Tracker:
             for j, d in enumerate(dets):
                 if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
-                if reserved.get(j, i) != i and (stays or lost_at_rest):
-                    continue  # the reading where another ball has rested all along is that ball
+                foreign = reserved.get(j, i) != i  # where another ball has rested all along
+                if foreign and (stays or lost_at_rest):
+                    continue  # the reading there is that ball
+                # and a ball lost rolling a moment ago does not land on one lying still (one only
+                # rolling slowly may be this track's own ball, followed by the wrong track since a
+                # hit; one lost long ago may have been carried anywhere)
+                landing = foreign and t - s.last_seen_t <= self.struck_path_s + 1e-9 \
+                    and math.hypot(tracks[reserved[j]].vx, tracks[reserved[j]].vy) < self.roll_speed_mm_s
                 assert d.x_mm is not None and d.y_mm is not None
                 if d.joined and s.status != TrackStatus.MISSING and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm \
                         and (speed < self.roll_speed_mm_s or (d.x_mm - s.x) * s.vx + (d.y_mm - s.y) * s.vy < 0):
@@ -468,7 +474,7 @@ class Tracker:
                 if d.label == s.label:
                     if dist <= gate:
                         same.append((dist, i, j))
-                    elif not flicker and not (s.status == TrackStatus.MISSING and d.joined
+                    elif not flicker and not landing and not (s.status == TrackStatus.MISSING and d.joined
                                               and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
                             and (dist <= min(reach, self.max_jump_mm)
                                  or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
@@ -487,7 +493,7 @@ class Tracker:
                         jump.append((dist + (self.label_penalty_mm if d.joined else 0.0), i, j))
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
-                elif s.status == TrackStatus.MISSING and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
+                elif s.status == TrackStatus.MISSING and not landing and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
         used_t: set[int] = set()
@@ -535,7 +541,10 @@ class Tracker:
     def _reserved(self, tracks: list[_State], dets: list[Detection], t: float, dt: float) -> dict[int, int]:
         """Readings at the place of a track resting there, seen ``lost_steady`` frames in a row:
         detection index -> that track's index. No other resting or hidden track takes them (see
-        ``stay``)."""
+        ``stay``), nor does one lost within ``struck_path_s`` jump to them from beyond its gate
+        while that track lies still: a rolling ball cannot land where another lies (up and down
+        seed 1602, break: a rack stripe read as the cue ball for a frame was taken by the cue
+        ball's track, lost in its smear 1.2 m short of the rack)."""
         out: dict[int, int] = {}
         for i, s in enumerate(tracks):
             if s.steady < self.lost_steady or not self._stays(s, t, dt):
