@@ -721,14 +721,20 @@ class EventExtractor:
 
     def _first_pin_places(self, pins: list[Track]) -> None:
         """The first place each pin is seen standing, near its spot, is where it stands (see
-        ``pin_seen_mm``); later moves are measured from there."""
-        spots = {p.id: (p.x, p.y) for p in self.spec.pins}
+        ``pin_seen_mm``); later moves are measured from there. In sudden death the two 50 pins
+        stand in the 50 holes (bar-billiards rules, sudden death (a)): for them, the hole is a
+        spot too."""
+        homes: dict[str, list[tuple[float, float]]] = {}
+        for p in self.spec.pins:
+            homes[p.id] = [(p.x, p.y)]
+            hole = next((h for h in self.spec.holes if h.id == p.hole), None)
+            if hole is not None and hole.value == 50:
+                homes[p.id].append((hole.x, hole.y))
         for pin in pins:
-            if pin.id in self._pin_moved or pin.id not in spots or pin.group != "pin-standing" \
+            if pin.id in self._pin_moved or pin.id not in homes or pin.group != "pin-standing" \
                     or pin.status != TrackStatus.VISIBLE:
                 continue
-            sx, sy = spots[pin.id]
-            if math.hypot(pin.x - sx, pin.y - sy) <= self.p.pin_seen_mm:
+            if any(math.hypot(pin.x - sx, pin.y - sy) <= self.p.pin_seen_mm for sx, sy in homes[pin.id]):
                 self._pin_moved[pin.id] = (pin.x, pin.y)
 
     def _pin_moves(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:

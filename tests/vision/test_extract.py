@@ -512,3 +512,32 @@ def test_the_table_comes_to_rest_when_the_last_ball_drops_not_when_the_others_st
     assert [e.objects for e in pots] == [("ball-1",)], found
     assert len(rests) == 1 and rests[0].frame is not None and pots[0].frame is not None
     assert rests[0].frame >= pots[0].frame - 1, (rests, pots)
+
+
+def _pins_at_rest(pins: dict[str, tuple[float, float]]) -> list[TableEvent]:
+    """Bar billiards: the pins standing at ``pins`` from the first frame, the red struck along the
+    table and coming to rest; the pins' events at the rest."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("bar-billiards")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    path = [(300.0, 380.0)] * 30 + [(300.0 + 25.0 * k, 380.0) for k in range(1, 20)] + [(775.0, 380.0)] * 30
+    found: list[TableEvent] = []
+    for i, (x, y) in enumerate(path):
+        ds = [Detection(label="red", group="red", x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y)]
+        ds += [Detection(label=pid, group="pin-standing", x=px, y=py, radius=5.0, score=0.9, x_mm=px, y_mm=py)
+               for pid, (px, py) in pins.items()]
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return [e for e in found if e.type in (EventType.AT_REST, EventType.PIN_MOVED)]
+
+
+def test_the_50_pins_standing_in_the_50_holes_for_sudden_death_have_not_moved() -> None:
+    """Bar-billiards rules, sudden death (a): the two 50 pins are placed in the 50 holes, 48 mm
+    from their spots. Where the camera first sees them there is where they stand: the first rest
+    reports no pin moved. The 200 pin has no such place: seen in its hole, it is off its spot."""
+    spots = {"pin-200": (1572.0, 381.0), "pin-100": (1252.0, 381.0)}
+    sudden_death = {**spots, "pin-50-left": (1620.0, 171.0), "pin-50-right": (1620.0, 591.0)}
+    assert [e.type for e in _pins_at_rest(sudden_death)] == [EventType.AT_REST]
+    misplaced = {**sudden_death, "pin-200": (1620.0, 381.0)}
+    assert [(e.type, e.objects) for e in _pins_at_rest(misplaced)] == \
+        [(EventType.AT_REST, ()), (EventType.PIN_MOVED, ("pin-200",))]
