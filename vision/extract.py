@@ -27,7 +27,7 @@ from typing import Any
 
 from tableref.calibration.spec import TableSpec
 from tableref.events import EventType, TableEvent
-from tableref.vision.extract_contacts import PathEnd, first_touch, segment_distance, swept_touch
+from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.extract_pots import drop_time, knocked_into
@@ -48,6 +48,9 @@ class _ShotState:
     seat: str | None = None
     #: when the last object that left the table in this shot (potted, off) last moved
     gone_moving: tuple[float, int] | None = None
+    #: id -> rest place of an object that seemed to start moving when nothing could have hit it
+    #: (see ``EventExtractor._unreached``)
+    unreached: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -450,7 +453,7 @@ class EventExtractor:
             if found is not None or m.status != TrackStatus.VISIBLE or rest is None or o.id not in self._moving \
                     or rest[2] < pm.seen_t - 1e-9:
                 continue
-            found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch)
+            found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch, overrun=0.0 if pm.seen else touch)
         return found
 
     def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
@@ -475,6 +478,10 @@ class EventExtractor:
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
+        knocked = self._unreached(visible)
+        sure = {tr.id for tr in visible if self._prev.get(tr.id) is not None and self._prev[tr.id].moving
+                and tr.id not in self._shot.unreached} | {self._shot.struck or ""}
+        candidates = [(f, a, b) for f, a, b in candidates if {a.id, b.id} & (sure | knocked)]
         hit_by: set[str] = set()
         events: list[TableEvent] = []
         for frac, a, b in candidates:
@@ -494,6 +501,46 @@ class EventExtractor:
                                             ps.x, ps.y, math.hypot(pf.vx, pf.vy), when)
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
         return events
+
+    def _unreached(self, visible: list[Track]) -> set[str]:
+        """Note the objects that start moving this frame, by no more than their radius, where
+        nothing could have hit them (see :func:`reached`): a rack ball's reading jitters by a few
+        millimetres while the cue ball is still on its way. Until one has left its rest by its
+        radius it is no mover, and a contact needs a mover (or one it reached). One that leaves
+        its rest by more at once was hit by something the camera lost (a ball struck hard from
+        rest, its track left behind). Answers the objects reached this frame."""
+        unreached = self._shot.unreached
+        for oid, (rx, ry) in list(unreached.items()):
+            tr = next((v for v in visible if v.id == oid), None)
+            if tr is None or math.hypot(tr.x - rx, tr.y - ry) > tr.radius_mm:
+                del unreached[oid]
+        starting = [tr for tr in visible if tr.id in self._moving and tr.id != self._shot.struck
+                    and (prev := self._prev.get(tr.id)) is not None and not prev.moving
+                    and math.hypot(tr.x - prev.x, tr.y - prev.y) <= tr.radius_mm]
+        if not starting:
+            return set()
+        knocked = self._reached(visible)
+        for tr in starting:
+            if tr.id not in knocked:
+                unreached[tr.id] = (self._prev[tr.id].x, self._prev[tr.id].y)
+        return knocked
+
+    def _reached(self, visible: list[Track]) -> set[str]:
+        """The objects at rest on the last frame that something moving then (or the struck ball,
+        which the cue set moving) can have hit this frame (see :func:`reached`). A mover's path
+        runs from where it was to where it is now and on by as much again: a smeared ball's
+        place lags its real one."""
+        movers: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+        rests: dict[str, tuple[float, float, float]] = {}
+        for tr in visible:
+            prev = self._prev.get(tr.id)
+            if prev is None:
+                continue
+            if (prev.moving and tr.id not in self._shot.unreached) or tr.id == self._shot.struck:
+                movers.append(((prev.x, prev.y), (2.0 * tr.x - prev.x, 2.0 * tr.y - prev.y), tr.radius_mm))
+            else:
+                rests[tr.id] = (prev.x, prev.y, tr.radius_mm)
+        return reached(movers, rests, self.p.contact_tol_mm)
 
     def _cushion_hits(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A bounce is a V in the ball's distance to a cushion line: it came closer, then went away,

@@ -336,6 +336,55 @@ def test_balls_frozen_in_the_rack_do_not_hit_each_other_before_the_cue_ball_arri
     assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
 
 
+#: Up and Down seed 1602 (weak break): three balls of a rack at the table's far end, where a
+#: pixel spans 5 mm. They touch (57.6 mm apart), but are read 61 to 66 mm apart, and each reading
+#: jumps between two or three places a few millimetres apart (the tracks of frames 60 to 100).
+_FAR_10 = {"a": (1999.7, 627.5), "b": (1999.9, 630.4), "c": (2002.7, 630.4)}
+_FAR_4 = {"A": (2052.0, 655.5), "B": (2052.2, 658.6), "C": (2055.2, 661.7)}
+_FAR_8 = {"x": (2106.9, 695.3), "y": (2109.7, 695.3)}
+_FAR_READS = ("caaabbbbbaaacccccccccccccbcccbaabacaacccc", "C" * 28 + "BAAAACBACCCCC", "xyyyyyyyyyyyxxyy" + "y" * 9 + "x" * 16)
+
+
+def _far_rack(k: int) -> list[tuple[str, float, float]]:
+    """The far rack's readings on the ``k``-th frame of the shot (the last ones after that)."""
+    k = min(k, len(_FAR_READS[1]) - 1)
+    return [(name, *where[_FAR_READS[i][k]]) for i, (name, where) in
+            enumerate((("ball-10", _FAR_10), ("ball-4", _FAR_4), ("ball-8", _FAR_8)))]
+
+
+def test_a_rack_ball_whose_reading_jumps_before_the_cue_ball_arrives_hits_nothing() -> None:
+    """Nothing moving could have hit the jumping ball: two balls at rest touch only when
+    something knocked one of them (a rack passes a hit on). The cue ball's hit on the apex ball
+    is the shot's first contact."""
+    apex = ("ball-1", 1903.8, 633.1)
+    frames = [[("ball-0", 600.0, 630.0), apex, *_far_rack(0)] for _ in range(40)]
+    for k in range(1, 45):
+        x = 600.0 + 36.0 * k
+        if x < apex[1] - 57.0:
+            frames.append([("ball-0", x, 630.0), apex, *_far_rack(k)])
+        else:  # the hit: the apex ball goes on, the cue ball stops
+            frames.append([("ball-0", apex[1] - 57.0, 630.0), ("ball-1", apex[1] + 30.0 * (x - apex[1] + 57.0) / 36.0, 600.0),
+                           *_far_rack(k)])
+    contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
+    assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
+
+
+def test_a_cue_ball_found_again_on_its_way_back_from_the_apex_ball_hit_it_first() -> None:
+    """Up and Down seed 1601 (break): the cue ball, at 9.6 m/s, was lost in its smear all the way
+    up the table and found again coming back off the apex ball, short of its place. The 2 it hit
+    knocked the 13 in the same frame. The cue ball's path ran on past where it was found to the
+    2: that hit came first, and the 2's on the 13 after it."""
+    apex, behind = ("ball-2", 1905.0, 635.0), ("ball-13", 1957.0, 674.0)
+    frames = [[("ball-0", 557.0, 527.0), apex, behind] for _ in range(40)]
+    frames += [[("ball-0", 557.0 + 12.0 * k, 527.0 + 1.0 * k), apex, behind] for k in range(1, 3)]
+    frames += [[apex, behind] for _ in range(4)]  # lost in its smear
+    for k in range(6):  # found coming back; the 2 and the 13 knocked on
+        frames.append([("ball-0", 1806.0 - 43.0 * k, 617.0 - 12.0 * k), ("ball-2", 1904.5 + 10.0 * k, 647.0 + 8.0 * k),
+                       ("ball-13", 1957.0 + 30.0 * k, 674.0 + 22.0 * k)])
+    contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
+    assert contacts and set(contacts[0].objects) == {"ball-0", "ball-2"}, contacts
+
+
 def test_a_cue_ball_frozen_to_a_ball_and_struck_into_it_hits_it_first() -> None:
     """Pairs frozen at the start are left out only between balls other than the struck one."""
     frames = [[("ball-0", 1843.0, 635.0), *RACK] for _ in range(40)]
