@@ -453,7 +453,7 @@ class EventExtractor:
             if found is not None or m.status != TrackStatus.VISIBLE or rest is None or o.id not in self._moving \
                     or rest[2] < pm.seen_t - 1e-9:
                 continue
-            found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch, overrun=0.0 if pm.seen else touch)
+            found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch)
         return found
 
     def _contacts(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:

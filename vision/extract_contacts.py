@@ -71,30 +71,16 @@ def first_touch(pa: PathEnd, pb: PathEnd, now_a: tuple[float, float], now_b: tup
 
 
 def swept_touch(mover: PathEnd, now_m: tuple[float, float], rest: tuple[float, float],
-                touch: float, overrun: float = 0.0) -> tuple[float, float] | None:
+                touch: float) -> tuple[float, float] | None:
     """A resting object that moved off, hit by ``mover``, which was last seen no later than the
     object lay at ``rest``: the mover's path from its last sighting to where it is now passes
     within ``touch`` of that place, having started further away (two objects resting against
     each other, both set moving by a third, did not hit each other this frame). Answers (fraction
-    of the frame, distance), or None.
-
-    ``overrun``: how far the path may have run on past where the mover is now and come back. A
-    ball lost in its smear and found again after it hit a ball head on is found on its way back:
-    its path ran on to the ball it hit, which lies beyond where it is seen. Such a hit is dated
-    to the start of the frame: when in it is unknown, and the ball it hit can have hit others
-    in the same frame only after."""
+    of the frame, distance), or None."""
     if math.hypot(mover.seen_x - rest[0], mover.seen_y - rest[1]) <= touch:
         return None
     d = segment_distance(rest[0], rest[1], (mover.seen_x, mover.seen_y), now_m)
-    if d <= touch:
-        return 0.5, d
-    length = math.hypot(now_m[0] - mover.seen_x, now_m[1] - mover.seen_y)
-    if overrun <= 0.0 or length < 1e-9:
-        return None
-    k = overrun / length
-    beyond = (now_m[0] + k * (now_m[0] - mover.seen_x), now_m[1] + k * (now_m[1] - mover.seen_y))
-    d = segment_distance(rest[0], rest[1], now_m, beyond)
-    return (0.0, d) if d <= touch else None
+    return (0.5, d) if d <= touch else None
 
 
 def segment_distance(px: float, py: float, a: tuple[float, float], b: tuple[float, float]) -> float:

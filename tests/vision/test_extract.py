@@ -369,22 +369,6 @@ def test_a_rack_ball_whose_reading_jumps_before_the_cue_ball_arrives_hits_nothin
     assert contacts and set(contacts[0].objects) == {"ball-0", "ball-1"}, contacts
 
 
-def test_a_cue_ball_found_again_on_its_way_back_from_the_apex_ball_hit_it_first() -> None:
-    """Up and Down seed 1601 (break): the cue ball, at 9.6 m/s, was lost in its smear all the way
-    up the table and found again coming back off the apex ball, short of its place. The 2 it hit
-    knocked the 13 in the same frame. The cue ball's path ran on past where it was found to the
-    2: that hit came first, and the 2's on the 13 after it."""
-    apex, behind = ("ball-2", 1905.0, 635.0), ("ball-13", 1957.0, 674.0)
-    frames = [[("ball-0", 557.0, 527.0), apex, behind] for _ in range(40)]
-    frames += [[("ball-0", 557.0 + 12.0 * k, 527.0 + 1.0 * k), apex, behind] for k in range(1, 3)]
-    frames += [[apex, behind] for _ in range(4)]  # lost in its smear
-    for k in range(6):  # found coming back; the 2 and the 13 knocked on
-        frames.append([("ball-0", 1806.0 - 43.0 * k, 617.0 - 12.0 * k), ("ball-2", 1904.5 + 10.0 * k, 647.0 + 8.0 * k),
-                       ("ball-13", 1957.0 + 30.0 * k, 674.0 + 22.0 * k)])
-    contacts = [e for e in _pool_run(frames) if e.type is EventType.CONTACT]
-    assert contacts and set(contacts[0].objects) == {"ball-0", "ball-2"}, contacts
-
-
 def test_a_cue_ball_frozen_to_a_ball_and_struck_into_it_hits_it_first() -> None:
     """Pairs frozen at the start are left out only between balls other than the struck one."""
     frames = [[("ball-0", 1843.0, 635.0), *RACK] for _ in range(40)]
