@@ -218,15 +218,11 @@ class TableView:
         # Clamp so that points far outside (behind the horizon of a steep view) stay finite.
         table = np.clip(np.nan_to_num(table, nan=0.0), [-L, -W], [2 * L, 2 * W])
         r = self.ball_radius_px(table) * self.scale
-        coarse = r.reshape(len(gy), len(gx)).astype(np.float32)
-        self.radius_map: F32 = np.asarray(cv2.resize(coarse, (len(gx) * step, len(gy) * step),
-                                                     interpolation=cv2.INTER_LINEAR)[:wh, :ww], dtype=np.float32).copy()
+        self.radius_map: F32 = _upsample(r.reshape(len(gy), len(gx)), step, (ww, wh))
         #: a typical object radius in work pixels (the median over the work image)
         self.median_radius = float(np.median(self.radius_map))
-        tx = cv2.resize(table[:, 0].reshape(len(gy), len(gx)).astype(np.float32), (len(gx) * step, len(gy) * step),
-                        interpolation=cv2.INTER_LINEAR)[:wh, :ww]
-        ty = cv2.resize(table[:, 1].reshape(len(gy), len(gx)).astype(np.float32), (len(gx) * step, len(gy) * step),
-                        interpolation=cv2.INTER_LINEAR)[:wh, :ww]
+        tx = _upsample(table[:, 0].reshape(len(gy), len(gx)), step, (ww, wh))
+        ty = _upsample(table[:, 1].reshape(len(gy), len(gx)), step, (ww, wh))
         #: table mm (ball plane) of every work pixel, for cheap per-pixel geometry
         self.table_x: F32 = np.ascontiguousarray(tx)
         self.table_y: F32 = np.ascontiguousarray(ty)
@@ -317,3 +313,15 @@ def polygon_mask(shape: tuple[int, int], points: Sequence[tuple[float, float]]) 
     mask = np.zeros(shape, dtype=np.uint8)
     cv2.fillPoly(mask, [np.round(np.asarray(points)).astype(np.int32)], 255)
     return mask
+
+
+def _upsample(coarse: NDArray[Any], step: int, size: tuple[int, int]) -> F32:
+    """A map sampled at every ``step``-th work pixel (from 0), interpolated to every work pixel
+    of ``size`` (width, height). Pixel ``x`` takes the value at ``x / step`` on the coarse grid:
+    a plain resize takes it at ``(x + 0.5) / step - 0.5``, half a coarse cell off, which moved
+    every map 3.5 pixels right and down (on a carrom board a third of a man: a man resting against
+    the left cushion fell outside the centre mask and was never found there).
+    """
+    m = np.array([[float(step), 0.0, 0.0], [0.0, float(step), 0.0]])
+    out = cv2.warpAffine(coarse.astype(np.float32), m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(out, dtype=np.float32)
