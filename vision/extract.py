@@ -478,10 +478,13 @@ class EventExtractor:
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
-        knocked = self._unreached(visible)
-        sure = {tr.id for tr in visible if self._prev.get(tr.id) is not None and self._prev[tr.id].moving
-                and tr.id not in self._shot.unreached} | {self._shot.struck or ""}
-        candidates = [(f, a, b) for f, a, b in candidates if {a.id, b.id} & (sure | knocked)]
+        # a contact needs a mover (moving on the last frame, or the struck ball), or one it reached
+        movers = self._unreached(visible)
+        movers.update(tr.id for tr in visible if (prev := self._prev.get(tr.id)) is not None and prev.moving
+                      and tr.id not in self._shot.unreached)
+        if self._shot.struck is not None:
+            movers.add(self._shot.struck)
+        candidates = [(f, a, b) for f, a, b in candidates if a.id in movers or b.id in movers]
         hit_by: set[str] = set()
         events: list[TableEvent] = []
         for frac, a, b in candidates:
