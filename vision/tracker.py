@@ -8,8 +8,9 @@ What it has to get right for a referee:
 * **Identity through fast motion and collisions.** Each track predicts its position with its own
   velocity; detections are assigned to predictions by a global greedy match on distance, gated by
   how far the ball could have gone since it was last seen, and penalised when the label disagrees.
-* **Identity for look-alike objects.** Pool balls carry their number (label votes over time fix a
-  frame where the detector misread a stripe). Bar-billiards whites and carrom pieces of one colour
+* **Identity for look-alike objects.** Pool balls carry their number (label votes over the last
+  second or two fix a frame where the detector misread a stripe, and let two tracks swapped in a
+  break trade names; ``VOTE_KEEP``). Bar-billiards whites and carrom pieces of one colour
   cannot be told apart, so the tracker names them ``white-1``, ``white-2``... as they appear and
   reuses a name only after its object is gone.
 * **A ball over a hole versus a ball under a hand.** A track that stops being seen is *missing*.
@@ -23,7 +24,7 @@ All thresholds are constructor parameters whose trade-off is written beside them
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -49,6 +50,13 @@ INDEXED_LABELS = {"white", "black"}
 #: How much more two tracks' votes must name each other than themselves before they trade names:
 #: two balls read alike for a while must not trade back and forth.
 TRADE_MARGIN = 1.25
+#: The share of its label votes a track keeps at each sighting: a track's label is what it has
+#: read lately (half of it from the last 35 sightings or so), so two balls whose tracks swapped
+#: in a break, each then reading the other's number, trade names within a second or two instead
+#: of after as long as they were followed before the swap. A free number is taken only when all
+#: its readings agree too (``_State.total``): a ball misread for a second is not renamed after a
+#: ball potted long ago.
+VOTE_KEEP = 0.98
 
 
 @dataclass(frozen=True)
@@ -126,7 +134,8 @@ class _State:
     missing_since: float | None = None
     hole: str | None = None
     score: float = 1.0
-    votes: Counter[str] = field(default_factory=Counter)
+    votes: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # lately (``VOTE_KEEP``)
+    total: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # since it was born
     left_t: float | None = None
     lost_vx: float = 0.0  # velocity when it was lost
     lost_vy: float = 0.0
@@ -391,6 +400,8 @@ class Tracker:
                     s.id, other.id = other.id, s.id
                     holder[s.id], holder[other.id] = s, other
                 continue
+            if max(s.total, key=s.total.__getitem__) != label:
+                continue  # only lately read so: a free number is taken on all the readings
             taken.discard(s.id)
             holder.pop(s.id, None)
             s.id = label
@@ -676,7 +687,10 @@ class Tracker:
         s.last_seen_t = t
         s.missing_since = None
         s.score = 0.8 * s.score + 0.2 * d.score
+        for k in s.votes:
+            s.votes[k] *= VOTE_KEEP
         s.votes[d.label] += d.score
+        s.total[d.label] += d.score
         s.group = d.group
         if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits and s.free:
             s.status = TrackStatus.VISIBLE
@@ -785,6 +799,7 @@ class Tracker:
                    radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm,
                    free=int(not d.joined))
         s.votes[d.label] += d.score
+        s.total[d.label] += d.score
         self._next_key += 1
         if self.confirm_hits <= 1 and s.free:
             s.status = TrackStatus.VISIBLE

@@ -541,3 +541,23 @@ def test_a_cue_ball_lost_in_its_smear_does_not_land_on_a_rack_ball_read_as_it() 
         tracker.update([*cue, moved, rack[1]], k / FPS, k)
     out = tracker.update([det("ball-0", "cue", 2002.0 + 5.0 * 11, 690.0), rack[1]], 40 / FPS, 40)
     assert out.by_id()["ball-0"].status is TrackStatus.VISIBLE and out.by_id()["ball-0"].x > 2000.0
+
+
+def test_two_balls_whose_tracks_swapped_in_a_break_trade_names_within_two_seconds() -> None:
+    """Colors seed 1602 (break): the 11 and the 10 were followed correctly in the rack for two
+    seconds, then their tracks swapped in the break, and each read the other's number from then
+    on. Votes summed over a track's whole life needed as long again to name the other clearly,
+    so the two kept the wrong names for the rest of the clip (identity 0.885). A track's label is
+    what it has read lately (``VOTE_KEEP``): they trade within a second and a half. A ball read
+    as a number no track holds (a ball potted long ago) is not renamed after it on a second and a
+    half of misreads: a free number is taken only when all its readings agree."""
+    tracker = Tracker(POOL)
+    a, b, c = (800.0, 400.0), (1500.0, 800.0), (400.0, 1000.0)
+    for i in range(60):  # read right for two seconds
+        tracker.update([det("ball-11", "stripe", *a), det("ball-10", "stripe", *b), det("ball-7", "solid", *c)],
+                       i / FPS, i)
+    for i in range(60, 105):  # swapped: each reads the other's number; the 7 read as the potted 15
+        out = tracker.update([det("ball-10", "stripe", *a), det("ball-11", "stripe", *b), det("ball-15", "stripe", *c)],
+                             i / FPS, i)
+    names = {(t.x, t.y): t.id for t in out.tracks}
+    assert (names[a], names[b], names[c]) == ("ball-10", "ball-11", "ball-7")
