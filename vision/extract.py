@@ -118,8 +118,8 @@ class EventExtractor:
         self._update_anchors(visible, t, frame)
         for tr in visible:
             if tr.status == TrackStatus.VISIBLE:
-                if self._on_cloth(tr):
-                    self._on_bed.add(tr.id)
+                if self.spec.on_surface(tr.x, tr.y, tr.radius_mm):  # on the cloth, over a cushion's
+                    self._on_bed.add(tr.id)  # nose or a pocket's lip: on the table, or leaving it
                 h = self._hist.setdefault(tr.id, [])
                 h.append((t, frame, tr.x, tr.y))
                 del h[:-16]
@@ -628,8 +628,10 @@ class EventExtractor:
         events: list[TableEvent] = []
         for tr in balls:
             if tr.status in (TrackStatus.POTTED, TrackStatus.REMOVED, TrackStatus.OFF_TABLE) and \
-                    tr.id not in self._on_bed:
-                self._forget(tr.id)  # never on the table: nothing happened to the table
+                    tr.id not in self._on_bed or (tr.status == TrackStatus.POTTED and tr.id in self._railed):
+                # never on the table (or only ever where no ball lies on the cloth, and never set
+                # down there): nothing happened to the table
+                self._forget(tr.id)
                 continue
             if tr.status == TrackStatus.POTTED:
                 when = drop_time(self.spec, tr, self._prev.get(tr.id), t)
@@ -713,9 +715,17 @@ class EventExtractor:
         return events
 
     def _on_cloth(self, tr: Track) -> bool:
-        """Centre over the playing surface, or within a radius past a cushion's nose (a ball on a
-        pocket's lip): a centre further out is in a pocket, in the air, or on the rail."""
-        return self.spec.on_surface(tr.x, tr.y, tr.radius_mm)
+        """Where a ball can be set down on the cloth: its centre a radius clear of the cushions'
+        noses (less four tenths, for the reading's noise against a cushion), or over a pocket's
+        lip (within a radius of the pocket and of the surface). A centre further out is in a
+        pocket, in the air, on the rail or in the cushion: no ball put down (colors seed 1301: a
+        sleeve over the rail, read as a ball 8 mm past the cushion's nose, was placed, moved and
+        potted). A ball first seen there may still be one leaving the table in the air, whose
+        track was born there (``_on_bed`` keeps the wider margin for leaving)."""
+        r = tr.radius_mm
+        return self.spec.on_surface(tr.x, tr.y, -0.6 * r) or (
+            self.spec.on_surface(tr.x, tr.y, r)
+            and any(math.hypot(tr.x - h.x, tr.y - h.y) <= h.radius + r for h in self.spec.holes))
 
     def _forget(self, track_id: str) -> None:
         """A track that ended: a later object given the same name (a white taken off the table and

@@ -574,3 +574,22 @@ def test_the_50_pins_standing_in_the_50_holes_for_sudden_death_have_not_moved() 
     misplaced = {**sudden_death, "pin-200": (1620.0, 381.0)}
     assert [(e.type, e.objects) for e in _pins_at_rest(misplaced)] == \
         [(EventType.AT_REST, ()), (EventType.PIN_MOVED, ("pin-200",))]
+
+
+def test_a_reading_inside_a_cushion_is_no_ball_placed_on_the_cloth_nor_potted() -> None:
+    """Colors seed 1301 (two-ball pot): the player's dark-blue sleeve lying over the top rail was
+    read as the 7, its centre 8 mm past the cushion's nose, where no ball on the cloth can be (a
+    ball's centre stays a radius inside the nose). It was placed, moved twice and, when the
+    sleeve slid off over the top-left pocket, potted. Along a cushion a centre must lie a radius
+    clear of the nose, less four tenths for the reading's noise; only over a pocket's lip may it
+    lie farther out."""
+    frames = [[("ball-0", 900.0, 600.0)] for _ in range(40)]
+    frames += [[("ball-0", 900.0, 600.0), ("ball-7", 494.0 - 2.0 * k, -8.0)] for k in range(20)]
+    frames += [[("ball-0", 900.0, 600.0), ("ball-7", 454.0 - 40.0 * k, -8.0)] for k in range(1, 9)]
+    frames += [[("ball-0", 900.0, 600.0)] for _ in range(30)]  # gone, heading for the pocket
+    found = [e for e in _pool_run(frames) if "ball-7" in e.objects]
+    assert found == []
+    # a ball resting against the top cushion (its centre a radius in, read 3 mm deep) is placed
+    frames = [[("ball-0", 900.0, 600.0)] for _ in range(40)]
+    frames += [[("ball-0", 900.0, 600.0), ("ball-7", 494.0, 25.6)] for _ in range(20)]
+    assert [e.type for e in _pool_run(frames) if "ball-7" in e.objects] == [EventType.PLACED]
