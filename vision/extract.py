@@ -627,8 +627,8 @@ class EventExtractor:
     def _ends(self, balls: list[Track], t: float, frame: int) -> list[TableEvent]:
         events: list[TableEvent] = []
         for tr in balls:
-            if tr.status in (TrackStatus.POTTED, TrackStatus.REMOVED, TrackStatus.OFF_TABLE) and \
-                    tr.id not in self._on_bed or (tr.status == TrackStatus.POTTED and tr.id in self._railed):
+            if (tr.status in (TrackStatus.POTTED, TrackStatus.REMOVED, TrackStatus.OFF_TABLE)
+                    and tr.id not in self._on_bed) or (tr.status == TrackStatus.POTTED and tr.id in self._railed):
                 # never on the table (or only ever where no ball lies on the cloth, and never set
                 # down there): nothing happened to the table
                 self._forget(tr.id)
