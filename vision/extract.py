@@ -49,7 +49,7 @@ class _ShotState:
     #: when the last object that left the table in this shot (potted, off) last moved
     gone_moving: tuple[float, int] | None = None
     #: id -> rest place of an object that seemed to start moving when nothing could have hit it
-    #: (see ``EventExtractor._unreached``)
+    #: (see ``EventExtractor._movers``)
     unreached: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
@@ -478,12 +478,7 @@ class EventExtractor:
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
-        # a contact needs a mover (moving on the last frame, or the struck ball), or one it reached
-        movers = self._unreached(visible)
-        movers.update(tr.id for tr in visible if (prev := self._prev.get(tr.id)) is not None and prev.moving
-                      and tr.id not in self._shot.unreached)
-        if self._shot.struck is not None:
-            movers.add(self._shot.struck)
+        movers = self._movers(visible)  # a contact needs a mover, or one it can have hit
         candidates = [(f, a, b) for f, a, b in candidates if a.id in movers or b.id in movers]
         hit_by: set[str] = set()
         events: list[TableEvent] = []
@@ -505,45 +500,49 @@ class EventExtractor:
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
         return events
 
-    def _unreached(self, visible: list[Track]) -> set[str]:
-        """Note the objects that start moving this frame, by no more than their radius, where
-        nothing could have hit them (see :func:`reached`): a rack ball's reading jitters by a few
-        millimetres while the cue ball is still on its way. Until one has left its rest by its
-        radius it is no mover, and a contact needs a mover (or one it reached). One that leaves
-        its rest by more at once was hit by something the camera lost (a ball struck hard from
-        rest, its track left behind). Answers the objects reached this frame."""
+    def _movers(self, visible: list[Track]) -> set[str]:
+        """The objects that can take part in a contact this frame: those moving on the last frame
+        (or the struck ball, which the cue set moving) and the resting ones they can have hit (see
+        :func:`reached`). On the way, notes the objects that start moving this frame, by no more
+        than their radius, where nothing could have hit them: a rack ball's reading jitters by a
+        few millimetres while the cue ball is still on its way. Until one has left its rest by its
+        radius it is no mover. One that leaves its rest by more at once was hit by something the
+        camera lost (a ball struck hard from rest, its track left behind)."""
         unreached = self._shot.unreached
         for oid, (rx, ry) in list(unreached.items()):
             tr = next((v for v in visible if v.id == oid), None)
             if tr is None or math.hypot(tr.x - rx, tr.y - ry) > tr.radius_mm:
                 del unreached[oid]
+        movers = {tr.id for tr in visible if (prev := self._prev.get(tr.id)) is not None and prev.moving
+                  and tr.id not in unreached}
+        if self._shot.struck is not None:
+            movers.add(self._shot.struck)
         starting = [tr for tr in visible if tr.id in self._moving and tr.id != self._shot.struck
                     and (prev := self._prev.get(tr.id)) is not None and not prev.moving
                     and math.hypot(tr.x - prev.x, tr.y - prev.y) <= tr.radius_mm]
         if not starting:
-            return set()
-        knocked = self._reached(visible)
+            return movers
+        knocked = self._reached(visible, movers)
         for tr in starting:
             if tr.id not in knocked:
                 unreached[tr.id] = (self._prev[tr.id].x, self._prev[tr.id].y)
-        return knocked
+        return movers | knocked
 
-    def _reached(self, visible: list[Track]) -> set[str]:
-        """The objects at rest on the last frame that something moving then (or the struck ball,
-        which the cue set moving) can have hit this frame (see :func:`reached`). A mover's path
-        runs from where it was to where it is now and on by as much again: a smeared ball's
-        place lags its real one."""
-        movers: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+    def _reached(self, visible: list[Track], movers: set[str]) -> set[str]:
+        """The objects at rest on the last frame that one of ``movers`` can have hit this frame
+        (see :func:`reached`). A mover's path runs from where it was to where it is now and on by
+        as much again: a smeared ball's place lags its real one."""
+        paths: list[tuple[tuple[float, float], tuple[float, float], float]] = []
         rests: dict[str, tuple[float, float, float]] = {}
         for tr in visible:
             prev = self._prev.get(tr.id)
             if prev is None:
                 continue
-            if (prev.moving and tr.id not in self._shot.unreached) or tr.id == self._shot.struck:
-                movers.append(((prev.x, prev.y), (2.0 * tr.x - prev.x, 2.0 * tr.y - prev.y), tr.radius_mm))
+            if tr.id in movers:
+                paths.append(((prev.x, prev.y), (2.0 * tr.x - prev.x, 2.0 * tr.y - prev.y), tr.radius_mm))
             else:
                 rests[tr.id] = (prev.x, prev.y, tr.radius_mm)
-        return reached(movers, rests, self.p.contact_tol_mm)
+        return reached(paths, rests, self.p.contact_tol_mm)
 
     def _cushion_hits(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A bounce is a V in the ball's distance to a cushion line: it came closer, then went away,

@@ -762,6 +762,9 @@ class VideoDetector:
         """
         gate = self.p.memory_gate
         pairs: list[tuple[float, int, int]] = []
+        fast = self._fast()
+        # whether a fast object has come within hitting reach of each memory since it was seen
+        reached = [m.reached or bool(fast and _hitters(m, fast)) for m in self._memos]
         if len(circles) and self._memos:
             mx = np.array([m.x for m in self._memos])
             my = np.array([m.y for m in self._memos])
@@ -778,7 +781,7 @@ class VideoDetector:
             else:
                 unlike = _unlike(sc, ev)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
-            grow = np.where(self._pinned(circles, fg), 0.0, 2.0 * ages)
+            grow = np.where(self._pinned(circles, fg, reached, bool(fast)), 0.0, 2.0 * ages)
             within = (d < gate * r * (1.0 + grow[None, :])) & ~self._knocked_towards(xy, r)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
@@ -846,21 +849,19 @@ class VideoDetector:
         # in a break a ball struck from the rack leaves its place under the others' smears)
         busy = any(c.kind in SMEARED for c in circles) or \
             any(m.age == 0 and math.hypot(m.vx, m.vy) > m.r for m in self._memos)
-        fast = self._fast()
         for j, m in enumerate(self._memos):
             if j in used_j:
                 continue
-            reached = m.reached or bool(_hitters(m, fast))
             if m.age < self.p.lost_frames:
                 coast = m.unseen < 2
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
-                                   seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached))
+                                   seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j]))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
                 # under the arm that covers its place
-                memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached))
+                memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached[j]))
         self._memos = memos
         return out
 
@@ -869,21 +870,20 @@ class VideoDetector:
         the one before: the ones that can hit a resting object."""
         return [m for m in self._memos if m.age <= 1 and math.hypot(m.vx, m.vy) >= m.r]
 
-    def _pinned(self, circles: list[Circle], fg: U8 | None) -> NDArray[np.bool_]:
+    def _pinned(self, circles: list[Circle], fg: U8 | None, reached: list[bool], rolling: bool) -> NDArray[np.bool_]:
         """Memories of objects at rest when last seen, unseen since, that no fast object has come
         within reach of and whose place is still covered, while something else is moving fast:
         the object is under the cover (a ball under the hand that bridges the cue), and a
         sighting farther off than one frame's gate (the cue's white ferrule following through)
         is not it, however long it has been hidden. With nothing else moving, the ball under the
         cover may be the one just struck out from under it (bar billiards seed 1302: the red,
-        under a shadow across the table, seen again 290 mm on as a smear)."""
+        under a shadow across the table, seen again 290 mm on as a smear). ``reached``: per
+        memory, whether a fast object has come within reach of it; ``rolling``: whether one is fast."""
         out = np.zeros(len(self._memos), dtype=bool)
-        fast = self._fast()
-        if fg is None or not fast:
+        if fg is None or not rolling:
             return out
         for j, m in enumerate(self._memos):
-            out[j] = m.still and m.age > 0 and not m.reached and not _hitters(m, fast) \
-                and _cover_left(fg, m, circles) >= self.p.hidden_cover
+            out[j] = m.still and m.age > 0 and not reached[j] and _cover_left(fg, m, circles) >= self.p.hidden_cover
         return out
 
     def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:
