@@ -107,6 +107,13 @@ class VideoParams:
       best), so a clear view corrects a wrong memory within a couple of frames.
     * ``solid_after``: pool views of colour all over (hardly any white) after which a ball that
       never showed a stripe's caps counts as a solid.
+    * ``stripe_undone``: pool sightings in a row that clearly read a solid's number (before any
+      lean from history) after which a stripe history is dropped: it came from another ball whose
+      memory this one took over in a collision (a break's solid 4, in the dim corner it rolled
+      to, read as the 12 for the rest of the clip). Over 58 development clips a stripe that had
+      shown its caps never read clearly solid more than 3 frames in a row; a solid at rest reads so
+      for most of its frames. Lower undoes a wrong history sooner; a stripe lying band-up that
+      showed its caps while rolling must not fall to it (no white shows: it reads solid, unclear).
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
     * ``start_faint_votes``: the Hough votes (per pixel of radius) a faint circle (a ball of the
@@ -181,6 +188,7 @@ class VideoParams:
     size_still: float = 0.5
     colour_cost: float = 4.0
     solid_after: int = 12
+    stripe_undone: int = 12
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
     start_faint_votes: float = 1.5
@@ -209,6 +217,7 @@ class _Memo:
     unseen: int = 0  # frames since a sighting of any kind last placed it (``age`` counts full ones)
     seen: tuple[float, float] | None = None  # where it was last placed, when it has coasted on since
     reached: bool = False  # a fast object came within hitting reach of it since it was last seen
+    solid_run: int = 0  # pool: sightings in a row that read a solid clearly (``stripe_undone``)
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -807,20 +816,26 @@ class VideoDetector:
         out: list[F64] = []
         a = dict(self.p.memory).get(self.table, 0.5)
         for i, sc in enumerate(scores):
-            stripes = solids = 0
+            stripes = solids = run = 0
+            # a smear's colours and size are the cloth's as much as the ball's (and a ball whose
+            # outline joins a cushion is fitted as one: the cushion's colour on its rim reads as
+            # a stripe's band, the cue ball rolling along a green cushion as a cap-up 14)
+            smeared = circles[i].kind in SMEARED
             if i in match:
-                stripes, solids = self._memos[match[i]].stripe_views, self._memos[match[i]].solid_views
+                m = self._memos[match[i]]
+                stripes, solids, run = m.stripe_views, m.solid_views, m.solid_run
             stripes += views[i] > 0
             solids += views[i] < 0
             if self.table == "pool":
+                run = run + 1 if not smeared and _clear_solid(sc) else 0
+                if run >= self.p.stripe_undone and views[i] <= 0:
+                    stripes = 0
                 sc = _lean(sc, stripes, solids, self.p.solid_after)
             if i in match:
                 m = self._memos[match[i]]
-                top = np.sort(sc)[-2:] if len(sc) > 1 else np.array([0.0, float(sc.max())])
-                clear = top[1] >= 0.5 and top[1] - top[0] >= 0.25
-                w = min(a, self.p.clear_memory) if clear else a
-                if circles[i].kind in SMEARED:
-                    w = 1.0  # a smear's colours and size are the cloth's as much as the ball's
+                w = min(a, self.p.clear_memory) if _clear(sc) else a
+                if smeared:
+                    w = 1.0
                 # measured from where it was last placed (a smear places it too), over the frames
                 # since: not from where it coasted to, which would halve a lost fast ball's speed
                 gap = m.unseen + 1
@@ -842,7 +857,7 @@ class VideoDetector:
                 age = m.age if _on_course(circles[i], xy[i], m) else m.age + 1
             still = math.hypot(vx, vy) < 0.5 * circles[i].r
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
-                               still=still))
+                               still=still, solid_run=run))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear); longer
         # under a cover that came while the table was still (an arm over a ball as the player aims;
@@ -857,7 +872,8 @@ class VideoDetector:
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
-                                   seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j]))
+                                   seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j],
+                                   solid_run=m.solid_run))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
                 # under the arm that covers its place
@@ -1030,6 +1046,19 @@ def _view_kind(c: BallColour) -> int:
     if c.white < 0.1 and c.sat >= 0.6 and c.hue >= 0:
         return -1
     return 0
+
+
+def _clear(sc: F64) -> bool:
+    """Does one view's reading name one object clearly: at least 0.5, a quarter above any other?"""
+    if len(sc) < 2:
+        return bool(sc.max() >= 0.5)
+    top = np.partition(sc, -2)[-2:]
+    return bool(top[1] >= 0.5 and top[1] - top[0] >= 0.25)
+
+
+def _clear_solid(sc: F64) -> bool:
+    """Does one view's reading name a solid (1-7) clearly (its stripe twin included)?"""
+    return 1 <= int(np.argmax(sc)) <= 7 and _clear(sc)
 
 
 def _lean(sc: F64, stripes: int, solids: int, solid_after: int) -> F64:

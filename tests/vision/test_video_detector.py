@@ -746,3 +746,40 @@ def test_a_ball_under_the_bridge_hand_does_not_follow_the_ferrule_across_the_tab
     det._memos = [under]
     det._remember(np.array([[77.0, 103.0]]), [ferrule], [white], [0], hand)
     assert [(m.x, int(np.argmax(m.evidence))) for m in det._memos] == [(77.0, 8)]
+
+
+def test_a_solid_that_took_a_stripes_memory_in_a_break_reads_as_itself_again() -> None:
+    """Up and Down seed 1702 (break): the solid 4 took the memory of the 12 as the rack broke, and
+    with it the 12's stripe history ("once an object has shown a stripe, its numbers lean that
+    way"). At rest in a dim corner it read clearly the 4 (0.63 against 0.04 for the 12) on every
+    frame, and was called the 12 for the last eight seconds of the clip. A run of clear solid
+    readings (``VideoParams.stripe_undone``) drops the stripe history; a real stripe, which over
+    our clips never reads clearly solid for more than three frames in a row, keeps it."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("colors", "break", 3).detector()
+    twelve, four = np.zeros(16), np.zeros(16)
+    twelve[12], four[4], four[12] = 0.9, 0.63, 0.04
+    ball = Circle(100.0, 100.0, 4.5, 1.0, 1.0, 0.0, "single")
+    det._memos = [_Memo(100.0, 100.0, 0.0, 0.0, twelve, r=4.5, stripe_views=6)]
+
+    def read(scores: np.ndarray, view: int = 0) -> int:
+        out = det._remember(np.array([[100.0, 100.0]]), [ball], [scores], [view])
+        return int(np.argmax(out[0]))
+
+    names = [read(four) for _ in range(det.p.stripe_undone + 4)]
+    assert names[:det.p.stripe_undone - 1] == [12] * (det.p.stripe_undone - 1)  # the history holds a while
+    assert names[-1] == 4  # then the ball is read as what it shows
+    # a stripe whose caps show again every few frames keeps its history
+    det._memos = [_Memo(100.0, 100.0, 0.0, 0.0, twelve, r=4.5, stripe_views=6)]
+    stripe_view = np.zeros(16)
+    stripe_view[12] = 0.6
+    for _ in range(8):
+        names = [read(four) for _ in range(3)] + [read(stripe_view, 1)]
+    assert names[-2] == 12 and det._memos[0].stripe_views >= 2
+    # a smear (here one that moved) is named by its memory, however clear it reads
+    det._memos = [_Memo(100.0, 100.0, 0.0, 0.0, twelve, r=4.5, stripe_views=6)]
+    smear = replace(ball, kind="blur", x=110.0)
+    moved = det._remember(np.array([[110.0, 100.0]]), [smear], [four], [0])
+    assert int(np.argmax(moved[0])) == 12 and np.allclose(moved[0], twelve)
