@@ -75,6 +75,12 @@ HIDDEN_BAND = 0.3
 #: about 0.15 of the radius wide, under a pixel on a ball imaged 7 px across, and blurs away on any
 #: cloth. Lower than a hidden colour's, so that the number the cloth explains is taken first.
 THIN_BAND = 0.5
+#: What a thin band's score keeps when the rim's few coloured pixels (``BallColour.rim_hue``,
+#: read from as few as three) name another colour: a tie among every stripe becomes a lean to the
+#: one whose colour shows (a 12 lying cap-up on a grey cloth, its violet band a pixel wide, was
+#: named the 15 for the whole clip), while three stray pixels (a neighbour's colour at the rim)
+#: cannot rule a number out.
+RIM_HINT = 0.5
 
 
 _DISCS: dict[int, tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
@@ -278,6 +284,10 @@ def pool_scores(c: BallColour, white_ref: float = 0.0) -> F64:
         for n, h in POOL_HUE.items():  # a band the cloth or the resolution hides (see HIDDEN_BAND)
             gap = hue_gap(h, c.cloth_hue) if c.cloth_hue >= 0 else math.inf
             hidden = 1.0 - 0.5 * gap / RIM_CLOTH_GAP if gap <= RIM_CLOTH_GAP else THIN_BAND
+            if gap > RIM_CLOTH_GAP and c.rim_hue >= 0:
+                # a few band pixels on the rim, too few to colour its sectors, still say its
+                # colour: the stripes of other colours keep half (see RIM_HINT)
+                hidden *= RIM_HINT + (1.0 - RIM_HINT) * _hue_fit(c.rim_hue, n, c.cloth_hue)
             s[n + 8] = max(s[n + 8], HIDDEN_BAND * s[0] * hidden)
     return s
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -162,3 +164,21 @@ def test_a_grey_patch_as_white_as_the_cue_ball_does_not_take_its_number() -> Non
     ref = white_reference([cue, grey])
     for rows, i_cue in (([pool_scores(cue, ref), pool_scores(grey, ref)], 0), ([pool_scores(grey, ref), pool_scores(cue, ref)], 1)):
         assert assign_unique(rows)[i_cue][0] == 0
+
+
+def test_a_cap_up_stripe_s_few_band_pixels_name_its_colour() -> None:
+    """Up and Down seed 1802 (two-ball pot): the 12 lay cap-up on a grey cloth, its violet band a
+    pixel wide. Too few band pixels to colour the rim's sectors (``rim_cover`` 0), so every stripe
+    scored alike as a hidden band and the ball was named the 15 for the whole clip; its pot was
+    called a pot of the 15. The few coloured pixels on its rim (hue 137) name the violet: the 12
+    leads the stripes, and the cue ball is still the whiter disc."""
+    cue = BallColour(white=1.0, dark=0.0, sat=0.0, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=2.23,
+                     white_value=2.23, white_spread=0.40, rim_white=0.93)
+    cap = BallColour(white=0.9, dark=0.03, sat=0.006, hue=-1.0, hue_spread=1.0, sat_value=0.0, brightness=2.32,
+                     white_value=2.5, white_spread=0.385, rim_cover=0.0, rim_hue=137.0, rim_white=0.625)
+    got = assign_unique([pool_scores(cap, 2.51), pool_scores(cue, 2.51)])
+    assert got[1][0] == 0
+    assert got[0][0] == 12
+    no_hint = pool_scores(replace(cap, rim_hue=-1.0), 2.51)
+    assert len({round(float(v), 6) for v in no_hint[9:16]}) == 1  # without it, every stripe alike
+
