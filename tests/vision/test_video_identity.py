@@ -11,6 +11,7 @@ from tableref.vision.video_identity import (
     BallColour,
     assign_unique,
     ball_colours,
+    carrom_scores,
     maroon_fit,
     pool_scores,
     white_reference,
@@ -182,3 +183,18 @@ def test_a_cap_up_stripe_s_few_band_pixels_name_its_colour() -> None:
     no_hint = pool_scores(replace(cap, rim_hue=-1.0), 2.51)
     assert len({round(float(v), 6) for v in no_hint[9:16]}) == 1  # without it, every stripe alike
 
+
+def test_a_black_carrom_man_measured_large_is_still_a_black_man() -> None:
+    """Carroms seed 1802 (striker pocketed): a black man in the centre circle, its shadow as dark
+    as it joined to its outline, measured 1.22-1.27 men across, and a piece that size scored the
+    striker (0.2) over a black man (0.0). It was named the striker for the whole clip, and the
+    real striker's pot was called a pot of a white man. Dark all over is a black man; a striker
+    under a player's shadow, dark over less of its disc, is still the striker."""
+    def piece(dark: float) -> BallColour:
+        return BallColour(white=0.0, dark=dark, sat=0.04, hue=13.0, hue_spread=0.5, sat_value=0.2,
+                          brightness=0.23, white_value=0.0, white_spread=0.0)
+
+    names = ("white", "black", "queen", "striker")
+    assert names[int(np.argmax(carrom_scores(piece(0.95), 1.27)))] == "black"
+    assert names[int(np.argmax(carrom_scores(piece(0.95), 1.0)))] == "black"
+    assert names[int(np.argmax(carrom_scores(piece(0.75), 1.38)))] == "striker"  # shadowed striker
