@@ -142,7 +142,8 @@ class PrintWatcher:
     def paint(self, work: U8, cloth: F32, background: F32, occupied: Sequence[str], objects: U8) -> None:
         """Put every circle's empty look into ``background``: the first frame's own pixels where
         the circle is empty, the learned look (relative to the cloth) where a piece hides it.
-        ``objects`` (0/255) marks pieces found beside a circle: their pixels stay painted out."""
+        ``objects`` (0/255) marks pieces found beside a circle: their pixels stay painted out,
+        but for the circle's own disc, which takes the learned look there."""
         if self.reference is None:
             return
         empty = (cloth * self.reference.astype(np.float32)[None, None, :]).astype(np.float32)
@@ -157,6 +158,12 @@ class PrintWatcher:
             else:
                 cv2.circle(mask, (int(round(pr.x)), int(round(pr.y))), int(math.ceil(pr.radius * 1.1)), 255, -1)
                 cv2.copyTo(first, cv2.bitwise_and(mask, cv2.bitwise_not(objects)), background)
+                # where a piece beside it hides part of the circle, the learned look: left as the
+                # plain cloth, that part of the print is found as a red piece (a crescent of the
+                # base circle beside a black man was a queen for the whole clip)
+                own = np.zeros(work.shape[:2], np.uint8)
+                _disc(own, pr)
+                cv2.copyTo(empty, cv2.bitwise_and(own, objects), background)
 
     def occupied(self, work: U8, background: F32) -> list[StaticDisc]:
         """Circles with a piece on them in this frame (compared with the learned background)."""

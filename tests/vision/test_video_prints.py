@@ -1,0 +1,46 @@
+"""A carrom board's printed red circles, learned into the background around the pieces on it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from tableref.vision.video_geometry import StaticDisc
+from tableref.vision.video_prints import PrintWatcher
+
+CLOTH = (150.0, 180.0, 210.0)  # a light wooden board (BGR)
+RED = (40, 40, 170)
+
+
+def _board() -> tuple[np.ndarray, np.ndarray, list[StaticDisc]]:
+    work = np.zeros((60, 80, 3), np.uint8)
+    work[:] = CLOTH
+    prints = [StaticDisc("baseline-north-circle-0", 15.0, 30.0, 5.0, "print"),
+              StaticDisc("baseline-north-circle-1", 40.0, 30.0, 5.0, "print"),
+              StaticDisc("baseline-south-circle-0", 15.0, 10.0, 5.0, "print")]
+    for pr in prints:
+        cv2.circle(work, (int(pr.x), int(pr.y)), int(pr.radius), RED, -1)
+    cloth = np.zeros(work.shape, np.float32)
+    cloth[:] = CLOTH
+    return work, cloth, prints
+
+
+def test_a_base_circle_half_hidden_by_a_man_beside_it_is_learned_whole() -> None:
+    """Carroms seed 1802 (piece off the board): a black man lay beside a base circle, its image
+    over a third of the circle. The circle is empty (a man beside it is no piece on it), so the
+    first frame's pixels were painted into the background around the man; the part the man hid
+    stayed plain cloth. That red crescent was then found against the background as a red piece,
+    a queen that stayed on the circle for the whole clip. Where a piece beside a circle hides it,
+    the circle takes its learned look; the rest of the piece's place stays painted out."""
+    work, cloth, prints = _board()
+    cv2.circle(work, (47, 30), 5, (25, 25, 25), -1)  # the black man, over the circle's right side
+    watcher = PrintWatcher(prints)
+    watcher.survey(work, cloth, [])  # learns the circles' empty look (relative to the board)
+    objects = np.zeros(work.shape[:2], np.uint8)
+    cv2.circle(objects, (47, 30), 6, 255, -1)
+    background = cloth.copy()
+    watcher.paint(work, cloth, background, [], objects)
+    hidden = background[30, 43]  # on the circle, under the man
+    assert hidden[2] > 150 and hidden[1] < 80, "the hidden part of the print is red, as the rest of it"
+    assert np.allclose(background[30, 49], CLOTH), "the man's place off the circle stays the bare board"
+    assert np.allclose(background[30, 38], work[30, 38]), "the circle's own pixels where it shows"
