@@ -444,7 +444,7 @@ class VideoDetector:
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
         circles += self._lost_streaks(finder.streaks, circles, fg)
         circles += self._lost_faint(changed, fg, circles)
-        circles += self._on_prints(work, fg, circles, bg)
+        circles += self._on_prints(work, fg, circles, bg, changed)
         read = self._read(image, circles, bg)
         detections = self._label(*read, fg=fg)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
@@ -654,14 +654,16 @@ class VideoDetector:
         off = abs(-(m.x - cx) * math.sin(theta) + (m.y - cy) * math.cos(theta))  # distance to the axis
         return off < 1.5 * m.r
 
-    def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background) -> list[Circle]:
-        """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`)."""
+    def _on_prints(self, work: U8, fg: U8, circles: list[Circle], bg: Background, changed: U8) -> list[Circle]:
+        """Pieces sitting on a carrom board's printed circles (see :mod:`video_prints`);
+        ``changed`` less ``fg`` is where only a shadow lies."""
         if self._prints is None:
             return []
         view = self.view
         assert view is not None
         out: list[Circle] = []
-        for pr in self._prints.occupied(work, bg.image):
+        shaded = cv2.bitwise_and(changed, cv2.bitwise_not(fg))
+        for pr in self._prints.occupied(work, bg.image, shaded):
             r = float(view.radius_map[min(view.radius_map.shape[0] - 1, max(0, int(pr.y))),
                                       min(view.radius_map.shape[1] - 1, max(0, int(pr.x)))])
             if any(math.hypot(c.x - pr.x, c.y - pr.y) < c.r * c.size + 0.5 * pr.radius for c in circles):

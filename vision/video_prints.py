@@ -46,19 +46,28 @@ class PrintParams:
       around the centre circle that make it a break set-up (queen on the centre).
     * ``shadow``: brightness ratio of the ring just outside the circle below which a raised piece's
       shadow is taken to be there.
+    * ``cast_shadow``: share of the band around a circle (``CAST_BAND``) in shadow from which the
+      circle lies in a shadow cast from above and is not judged this frame: a player's arm
+      shadow over an empty circle made a "queen" there. Lower ignores the circles more often
+      while an arm is near (a queen set down by hand is then seen a moment later); higher lets
+      the edge of an arm's shadow through.
     """
 
     colour_change: float = 0.13
     shadow: float = 0.9
     start_change: float = 0.07
+    cast_shadow: float = 0.25
     break_ring: int = 4
 
 
 _RINGS: dict[tuple[int, int], tuple[NDArray[np.intp], NDArray[np.intp]]] = {}
+#: The band, in circle radii, looked at for a shadow cast over a circle from above (see
+#: ``PrintParams.cast_shadow``): beyond where a piece's own shadow reaches.
+CAST_BAND = (1.9, 2.8)
 
 
-def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np.float64]:
-    """Mean colour of the pixels between radii ``r0`` and ``r1`` around (x, y)."""
+def _ring(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[Any]:
+    """The pixels of ``img`` between radii ``r0`` and ``r1`` around (x, y) (those in the image)."""
     key = (int(round(r0 * 8)), int(round(r1 * 8)))
     offs = _RINGS.get(key)
     if offs is None:
@@ -73,9 +82,21 @@ def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np
     ys = offs[0] + int(round(y))
     xs = offs[1] + int(round(x))
     ok = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
-    if not ok.any():
+    return np.asarray(img[ys[ok], xs[ok]])
+
+
+def _mean(img: F32 | U8, x: float, y: float, r0: float, r1: float) -> NDArray[np.float64]:
+    """Mean colour of the pixels between radii ``r0`` and ``r1`` around (x, y)."""
+    px = _ring(img, x, y, r0, r1)
+    if not len(px):
         return np.zeros(3)
-    return np.asarray(img[ys[ok], xs[ok]].reshape(-1, 3).mean(axis=0), dtype=np.float64)
+    return np.asarray(px.reshape(-1, 3).mean(axis=0), dtype=np.float64)
+
+
+def _share(mask: U8, x: float, y: float, r0: float, r1: float, radius: float) -> float:
+    """Share of ``mask`` (0/255) set between ``r0`` and ``r1`` radii around (x, y)."""
+    px = _ring(mask, x, y, r0 * radius, r1 * radius)
+    return float((px > 0).mean()) if len(px) else 0.0
 
 
 def _disc(mask: U8, pr: StaticDisc) -> None:
@@ -165,10 +186,18 @@ class PrintWatcher:
                 _disc(own, pr)
                 cv2.copyTo(empty, cv2.bitwise_and(own, objects), background)
 
-    def occupied(self, work: U8, background: F32) -> list[StaticDisc]:
-        """Circles with a piece on them in this frame (compared with the learned background)."""
+    def occupied(self, work: U8, background: F32, shaded: U8 | None = None) -> list[StaticDisc]:
+        """Circles with a piece on them in this frame (compared with the learned background).
+
+        ``shaded`` (0/255): where this frame is only darker or lighter than the background (a
+        shadow, no object). A circle with a shadow across the band around it (``cast_shadow``)
+        lies in a shadow cast from above, a player's arm or hand: its darker print and darker
+        surround are the shadow's, not a piece's (a raised piece's own shadow lies beside it,
+        within a radius of its edge)."""
         out = []
         for pr in self.prints:
+            if shaded is not None and _share(shaded, pr.x, pr.y, *CAST_BAND, pr.radius) >= self.p.cast_shadow:
+                continue
             now = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
             was = _mean(background, pr.x, pr.y, 0.0, 0.7 * pr.radius)
             change = float(np.abs(now - was).sum() / max(1.0, float(was.sum())))

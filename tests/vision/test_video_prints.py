@@ -44,3 +44,28 @@ def test_a_base_circle_half_hidden_by_a_man_beside_it_is_learned_whole() -> None
     assert hidden[2] > 150 and hidden[1] < 80, "the hidden part of the print is red, as the rest of it"
     assert np.allclose(background[30, 49], CLOTH), "the man's place off the circle stays the bare board"
     assert np.allclose(background[30, 38], work[30, 38]), "the circle's own pixels where it shows"
+
+
+def test_a_circle_under_a_players_arm_shadow_is_not_taken_for_the_queen() -> None:
+    """Carroms seed 1802 (pot): the player's arm cast a shadow across the board, over the empty
+    centre circle and far beyond it. The print and the ring around it darkened, which is what
+    a raised piece on it does, and a "queen" was placed there, then taken away. A circle with a
+    shadow across the band around it (``PrintParams.cast_shadow``) is not judged on that frame;
+    a queen set on a circle, her own shadow beside her, still is."""
+    work, cloth, prints = _board()
+    watcher = PrintWatcher(prints)
+    watcher.survey(work, cloth, [])
+    background = work.astype(np.float32)
+    centre = prints[1]
+    shadowed = work.copy()
+    band = np.zeros(work.shape[:2], np.uint8)
+    cv2.rectangle(band, (32, 0), (52, 59), 255, -1)  # the arm's shadow, a band across the board
+    shadowed[band > 0] = (shadowed[band > 0] * 0.7).astype(np.uint8)
+    assert centre in watcher.occupied(shadowed, background), "without the shadow mask: a phantom queen"
+    assert centre not in watcher.occupied(shadowed, background, band)
+    queen = work.copy()
+    cv2.circle(queen, (43, 33), 5, (20, 20, 90), -1)  # her own shadow, beside her
+    cv2.circle(queen, (40, 30), 5, (50, 45, 185), -1)  # the queen, a slightly different red
+    own = np.zeros(work.shape[:2], np.uint8)
+    cv2.circle(own, (43, 33), 6, 255, -1)
+    assert centre in watcher.occupied(queen, background, own)
