@@ -49,6 +49,12 @@ class PinParams:
       it: that is the pin itself, fallen.
     * ``busy_fraction``: share of the pin's neighbourhood in the foreground above which something
       (a hand, an arm, a cue) is over it and the pin is not judged this frame.
+    * ``doubt_fraction``: share of the pin's neighbourhood in the foreground from which a pin that
+      loses its standing look is given one more frame before it is called fallen: an arm or a
+      cue's shadow coming over it covers part of the neighbourhood on the first frame and most
+      of it on the next (bar billiards seed 1802: the cue's shadow over a third of the 200 pin's
+      neighbourhood read as the pin falling). A pin that falls shows at most its own length of
+      foreground there, and is called a frame later.
     * ``fallen_mm``: how far from the spot a fallen pin is looked for.
     * ``plugged_margin``: how much more of the pin's head colour must show over its hole than on
       its spot for the pin to be taken as plugging the hole at the start.
@@ -60,6 +66,7 @@ class PinParams:
     partial_match: float = 0.65
     gone_match: float = 0.3
     busy_fraction: float = 0.35
+    doubt_fraction: float = 0.2
     fallen_mm: float = 70.0
     plugged_margin: float = 0.15
 
@@ -74,6 +81,7 @@ class _PinState:
     offset: tuple[int, int]  # template box corner relative to the pin's projected base (px)
     fallen: bool = False
     fallen_mm: tuple[float, float] | None = None
+    doubt: bool = False  # its look was lost while something came over its neighbourhood (``doubt_fraction``)
 
 
 class PinWatcher:
@@ -180,7 +188,8 @@ class PinWatcher:
             half = 0.5 * math.hypot(*st.template.shape[:2])
             over = any(math.hypot(bx - mid[0], by - mid[1]) < br + half for bx, by, br in balls)
             near = any(math.hypot(bx - mid[0], by - mid[1]) < br + reach for bx, by, br in balls)
-            if self._busy(fg_work, mid, reach):
+            cover = self._cover(fg_work, mid, reach)
+            if cover > self.p.busy_fraction:
                 continue  # a hand or an arm over the pin: say nothing this frame
             if over:
                 # a ball against the pin: judge the part of the pin it leaves in view
@@ -226,8 +235,14 @@ class PinWatcher:
                 self._moved(st, base, found[1])
                 st.fallen = False
                 st.fallen_mm = None
+                st.doubt = False
                 out.append(self._standing(st))
                 continue
+            if not st.fallen and not st.doubt and cover >= self.p.doubt_fraction:
+                st.doubt = True  # something coming over it: judged on the next frame
+                out.append(self._standing(st, 0.4))
+                continue
+            st.doubt = False
             st.fallen = True
             where = self._fallen_position(fg_work, st, balls, bare)
             if where is not None:
@@ -286,16 +301,16 @@ class PinWatcher:
             moved = self.view.to_table(np.array([[base[0] + dx, base[1] + dy]]), 0.0)[0]
             st.x_mm, st.y_mm = float(moved[0]), float(moved[1])
 
-    def _busy(self, fg_work: U8, centre: NDArray[np.float64], reach: float) -> bool:
-        """True when much of the pin's neighbourhood is foreground (a hand, an arm, a cue)."""
+    def _cover(self, fg_work: U8, centre: NDArray[np.float64], reach: float) -> float:
+        """The share of the pin's neighbourhood in the foreground (a hand, an arm, a cue)."""
         c = self.view.to_work(np.array([centre]))[0]
         rw = max(2.0, 2.0 * reach * self.view.scale)
         h, w = fg_work.shape
         x0, x1 = max(0, int(c[0] - rw)), min(w, int(c[0] + rw) + 1)
         y0, y1 = max(0, int(c[1] - rw)), min(h, int(c[1] + rw) + 1)
         if x1 <= x0 or y1 <= y0:
-            return False
-        return float((fg_work[y0:y1, x0:x1] > 0).mean()) > self.p.busy_fraction
+            return 0.0
+        return float((fg_work[y0:y1, x0:x1] > 0).mean())
 
     # -- helpers -------------------------------------------------------------------------------
     def _match(self, image: U8, st: _PinState, base: NDArray[np.float64],
