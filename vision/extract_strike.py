@@ -33,14 +33,24 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
     is aimed, may have been lost earlier; so may a ball lost from a bare place
     (``Track.lost_bare``: nothing covered it, so it was struck too fast to be seen) within
     ``bare_strike_s``, as far from the mover as it could roll in that time (``fastest_mm_s``), and
-    it may be seen again on this very frame (after hitting the mover)."""
+    it may be seen again on this very frame (after hitting the mover).
+
+    Not when the carrom striker is among the movers: it is the only thing a player may flick.
+    Nor is an object ball when the pool cue ball is: a player's cue strikes only the cue ball, so a
+    ball lost behind it as it moves off lay under the cue or the bridge hand (Up and Down seed
+    1701: the 11, 13 cm behind the cue ball, covered by the cue as it was struck, was taken to
+    have struck it). A cue ball lost while a reading of its number moves off (the cue's white
+    ferrule) still was."""
     if any(tr.label == "striker" for tr in movers):
         return None
+    cue_moving = any(tr.group == "cue" for tr in movers)
     # the striker first; then the ball lost longest ago (nothing else moved when it vanished: the
     # motion began with it); then the nearest
     best: tuple[tuple[float, float, float], Track] | None = None
     for tr in visible:
         if tr.status not in (TrackStatus.MISSING, TrackStatus.VISIBLE) or quiet_for(tr) < p.struck_still_s:
+            continue
+        if cue_moving and tr.group != "cue":
             continue
         unseen = last_t - seen_at.get(tr.id, -1e9)
         bare = tr.lost_bare and 1e-9 < unseen <= p.bare_strike_s + 1e-9

@@ -157,14 +157,14 @@ def test_a_ball_creeping_into_a_cushion_touches_it() -> None:
 def _pool_run(frames: list[list[tuple[str, float, float]]], covered: bool | None = None) -> list[TableEvent]:
     """Detections (label, x, y) per frame through the tracker and the extractor on a pool table;
     ``covered``: what the camera says of every place (None: a detector that cannot tell)."""
-    from tableref.vision.detect import Detection
+    from tableref.vision.detect import Detection, pool_group
 
     spec = load_table("pool")
     tracker, extractor = Tracker(spec), EventExtractor(spec)
     found: list[TableEvent] = []
     for i, dets in enumerate(frames):
-        ds = [Detection(label=lab, group="solid", x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y)
-              for lab, x, y in dets]
+        ds = [Detection(label=lab, group=pool_group(int(lab.split("-")[1])), x=x, y=y, radius=10.0, score=0.9,
+                        x_mm=x, y_mm=y) for lab, x, y in dets]
         cover = None if covered is None else (lambda x, y, r: covered)
         found += extractor.update(tracker.update(ds, i / 30.0, i, covered=cover))
     return found
@@ -229,6 +229,20 @@ def test_a_ball_struck_late_in_a_frame_and_lost_in_its_smear_starts_the_shot() -
         frames.append([("ball-4", 800.0 + 70.0 * k, 640.0)])
     starts = [e for e in _pool_run(frames, covered=False) if e.type is EventType.SHOT_START]
     assert [(e.objects, e.frame) for e in starts] == [(("ball-0",), 39)]
+
+
+def test_a_ball_covered_by_the_cue_as_the_cue_ball_moves_off_did_not_strike_it() -> None:
+    """Up and Down, seed 1701 (legal pot): the 11 lay 13 cm behind the cue ball, under the cue,
+    and was lost on the frame the cue ball moved off straight away from it. "Lost at the strike,
+    a mover heading away from it" made the 11 the struck ball, which hit the cue ball: the shot
+    was the 11's and its first contact lost. The cue strikes only the cue ball: moving off, it
+    was struck, and a ball lost behind it lay under the cue. (Lost itself, the cue ball is still
+    the struck ball whose smear the camera missed.)"""
+    frames = [[("ball-0", 1344.0, 545.0), ("ball-11", 1242.0, 472.0), ("ball-1", 1900.0, 1020.0)]
+              for _ in range(40)]
+    frames += [[("ball-0", 1344.0 + 48.0 * k, 545.0 + 34.0 * k), ("ball-1", 1900.0, 1020.0)] for k in range(1, 10)]
+    starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-0",)]
 
 
 def test_two_balls_that_trade_names_were_not_moved() -> None:
