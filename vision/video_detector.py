@@ -83,6 +83,11 @@ F32 = NDArray[np.float32]
 #: Kinds of found objects whose look is smeared by motion (their names come from memory).
 SMEARED = ("blur", "streak", "weak")
 
+#: How near (in ball radii) to where a fallen pin is measured to lie a ball reading is taken for
+#: the pin itself: less than a whole radius, as a fallen pin's place is known less well than a
+#: standing one's (a white ball rolling past the pin into its hole must not be lost).
+FALLEN_PIN_REACH = 0.6
+
 #: Tables this detector reads (cards need a card reader, not circles).
 VIDEO_TABLES = ("pool", "bar-billiards", "carrom")
 
@@ -482,12 +487,14 @@ class VideoDetector:
             return detections
         if self._pins.claimed:
             detections = [d for d in detections if (d.x, d.y, d.radius) not in self._pins.claimed]
-        # A ball cannot overlap a standing pin (their centres are a ball and a pin radius
-        # apart at the closest): a "ball" within one ball radius of a pin that shows its
-        # standing look is a piece of that pin (a nudged pin's head), not a ball.
-        standing = [p for p in pins if p.group == "pin-standing"]
+        # A ball cannot overlap a pin (their centres are a ball and a pin radius apart at the
+        # closest, standing or lying on its side): a "ball" within one ball radius of a pin that
+        # shows its standing look is a piece of that pin (a nudged pin's head), not a ball; one
+        # within FALLEN_PIN_REACH of where a fallen pin lies is that pin (a white pin lying by its
+        # hole read as a white ball, "set down" and "potted" there twice after the shot).
         detections = [d for d in detections
-                      if not any(math.hypot(d.x - p.x, d.y - p.y) < d.radius for p in standing)]
+                      if not any(math.hypot(d.x - p.x, d.y - p.y)
+                                 < d.radius * (FALLEN_PIN_REACH if p.group == "pin-fallen" else 1.0) for p in pins)]
         return detections + pins
 
     def _follow(self, work: U8, bg: Background, circles: list[Circle], fg: U8, k: F32) -> None:

@@ -817,3 +817,19 @@ def test_a_pin_under_a_cue_shadow_coming_over_it_is_not_called_fallen() -> None:
     # the same look lost with the neighbourhood clear: fallen at once
     got = {d.label: d.group for d in watcher.detect(shadow, None, [], np.zeros_like(fg))}
     assert got.get("pin-200") in (None, "pin-fallen") and watcher._state[[s.spec.id for s in watcher._state].index("pin-200")].fallen
+
+
+def test_a_white_ball_read_on_a_fallen_pin_is_that_pin() -> None:
+    """Bar billiards seed 1901 (white pin falls): the white 50 pin lay by its hole after the
+    shot, and its white body read as a white ball now and then: "set down" there and "potted"
+    into the hole twice after the table came to rest. A ball cannot overlap a pin, lying or
+    standing: a ball reading within a ball radius of a fallen pin is that pin. A ball resting
+    against the pin's side (a ball and a pin radius from its axis) is a ball."""
+    scene = Scene("bar-billiards", "break-off", 5)
+    det = scene.detector()
+    scene.run(det, [scene.sim.frames[0]] * 2)
+    pin = Detection("pin-50-left", "pin-fallen", 600.0, 300.0, 5.0, 0.8)
+    on_it = Detection("white", "white", 603.0, 301.0, 9.0, 0.7)
+    beside = Detection("white", "white", 600.0, 314.0, 9.0, 0.9)
+    out = det._with_pins([on_it, beside], [pin])
+    assert on_it not in out and beside in out and pin in out
