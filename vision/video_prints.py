@@ -196,14 +196,16 @@ class PrintWatcher:
         within a radius of its edge)."""
         out = []
         for pr in self.prints:
-            if shaded is not None and _share(shaded, pr.x, pr.y, *CAST_BAND, pr.radius) >= self.p.cast_shadow:
-                continue
             now = _mean(work, pr.x, pr.y, 0.0, 0.7 * pr.radius)
             was = _mean(background, pr.x, pr.y, 0.0, 0.7 * pr.radius)
             change = float(np.abs(now - was).sum() / max(1.0, float(was.sum())))
             ring_now = _mean(work, pr.x, pr.y, 1.15 * pr.radius, 1.7 * pr.radius).sum()
             ring_was = _mean(background, pr.x, pr.y, 1.15 * pr.radius, 1.7 * pr.radius).sum()
             shadow = ring_now < self.p.shadow * max(1.0, float(ring_was))
-            if change > self.p.colour_change or (shadow and change > 0.5 * self.p.colour_change):
-                out.append(pr)
+            if not (change > self.p.colour_change or (shadow and change > 0.5 * self.p.colour_change)):
+                continue
+            # looked at only for a circle that reads occupied (most frames none does)
+            if shaded is not None and _share(shaded, pr.x, pr.y, *CAST_BAND, pr.radius) >= self.p.cast_shadow:
+                continue
+            out.append(pr)
         return out
