@@ -47,6 +47,10 @@ ALIVE = (TrackStatus.TENTATIVE, TrackStatus.VISIBLE, TrackStatus.MISSING)
 
 #: Identity by label (pool numbers, red, queen, striker, pins) or by colour with a tracker index.
 INDEXED_LABELS = {"white", "black"}
+#: The look-alike a one-of-a-kind object's smear reads as (see *strayed* in ``Tracker``): motion
+#: blur mixes it with the surface and thins its rim, so the light striker and the red queen or
+#: bar-billiards red read as a white man or ball; none of them reads black.
+SMEAR_LABEL = "white"
 #: How much more two tracks' votes must name each other than themselves before they trade names:
 #: two balls read alike for a while must not trade back and forth.
 TRADE_MARGIN = 1.25
@@ -271,6 +275,17 @@ class Tracker:
       struck from its rest while unseen (``struck_path_s``): its speed over the gap is a
       fraction of its speed since the strike (a break's cue ball lost for a frame, seen 220 mm
       on, then 270 mm further).
+    * *strayed* (no parameter of its own): a one-of-a-kind object (the striker, the queen, the
+      red) seen ``lost_steady`` frames in a row and then lost in motion, rolling fast or
+      vanishing from a bare place at rest (struck too fast to be seen), away from any hole, is
+      for ``occlusion_s`` the last resort of a white reading (``SMEAR_LABEL``) that no track
+      took and no hand holds: struck hard, the striker is a smear until a hit slows it, then
+      reads as a white man (its faint blurred rim is read as a man's) wherever it got to, far
+      beyond any jump; it still measures larger than the white readings of that frame do (halfway to its
+      size, geometrically: only size tells the striker from a man, and a man's smear stretches
+      him too). Never a black reading (a man it knocked on), nor while any white man is unseen
+      (the reading may be him: in a break, men flicked out of the pack are lost and found all
+      over the board), nor one within ``gate_mm`` of a track born a frame ago.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
       line of centres at the contact, away from the hitter, so that its displacement points the
       way from where the hitter was a frame ago through it (the hitter's own motion only adds to
@@ -427,6 +442,7 @@ class Tracker:
         jump: list[tuple[float, int, int]] = []
         other: list[tuple[float, int, int]] = []
         lost: list[tuple[float, int, int]] = []
+        strayed: list[tuple[float, int, int]] = []
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
         seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
         resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
@@ -435,6 +451,12 @@ class Tracker:
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
         reserved = self._reserved(tracks, dets, t, dt)
+        # a white man unseen may be the unclaimed white reading himself, and one born a frame ago
+        # is followed there (see *strayed*)
+        loose = any(o.label == SMEAR_LABEL and o.confirmed and o.status == TrackStatus.MISSING for o in self._tracks)
+        newborn = [(o.x, o.y) for o in self._tracks if not o.confirmed and o.status in ALIVE]
+        smeared = sorted(d.radius for d in dets if d.label == SMEAR_LABEL)
+        man = smeared[len(smeared) // 2] if smeared else 0.0  # the size a white reading has this frame
         for i, s in enumerate(tracks):
             px, py = self._predict(s, dt)
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -455,6 +477,10 @@ class Tracker:
             hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
                 and not s.group.startswith("pin") else []
             launch = carries and s.launched
+            # only an object larger than a man can be told from one by its size
+            larger = math.sqrt(s.radius_mm / self.spec.object_radius.get(SMEAR_LABEL, s.radius_mm))
+            strays = s.label not in INDEXED_LABELS and not loose and s.steady >= self.lost_steady \
+                and larger > 1.0 + 1e-9 and self._struck_away(s, t)
             for j, d in enumerate(dets):
                 if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
@@ -507,12 +533,22 @@ class Tracker:
                 elif s.status == TrackStatus.MISSING and not landing and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
+                elif strays and d.label == SMEAR_LABEL and d.radius >= larger * man and not d.joined and not foreign \
+                        and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= self.gate_mm for x, y in newborn):
+                    strayed.append((math.hypot(d.x_mm - s.seen_x, d.y_mm - s.seen_y), i, j))
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (carried, kept, kept_other, same, jump, other, lost):
+        for candidates in (carried, kept, kept_other, same, jump, other, lost, strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _struck_away(self, s: _State, t: float) -> bool:
+        """Was ``s`` lost in motion (rolling fast, or vanishing from a bare place at rest: struck
+        too fast to be seen), away from any hole, and not yet given up (see *strayed*)?"""
+        return s.confirmed and s.status == TrackStatus.MISSING and s.hole is None \
+            and t - s.last_seen_t <= self.occlusion_s + 1e-9 \
+            and (math.hypot(s.lost_vx, s.lost_vy) >= self.jump_speed_mm_s or s.lost_bare)
 
     def _predict(self, s: _State, dt: float) -> tuple[float, float]:
         """Where ``s`` will be after ``dt`` on its velocity, bounced off any cushion it reaches on

@@ -153,6 +153,37 @@ def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
     assert out.tracks[0].x == 250
 
 
+def _flicked_striker_lost(covered: bool, size: float = 12.5) -> Tracks:
+    """The striker rests on its baseline beside two white men, is flicked at 2 m/s and lost in
+    its smear for ten frames, then seen 520 mm on, slowed by a hit, read as a white man measuring
+    ``size`` (the men 10)."""
+    tracker = Tracker(CARROM)
+    men = [det("white", "white", 176, 557), det("white", "white", 600, 200)]
+    for i in range(10):
+        tracker.update([det("striker", "striker", 517, 622), *men], i / FPS, i)
+    for i in range(10, 20):
+        tracker.update(men, i / FPS, i, covered=lambda x, y, r: covered)
+    out = tracker.update(men, 20 / FPS, 20)
+    for i, (x, y) in enumerate([(219, 191), (189, 172), (161, 147)], start=20):
+        seen = Detection(label="white", group="white", x=x, y=y, radius=size, score=0.9, x_mm=x, y_mm=y)
+        out = tracker.update([seen, *men], i / FPS, i)
+    return out
+
+
+def test_a_struck_striker_lost_in_its_smear_and_seen_as_a_man_is_still_the_striker() -> None:
+    """Carrom, seed 1902 (striker pocketed): the striker vanished from its bare baseline (flicked,
+    too fast to be seen), then came back 520 mm on as a white man no track held. It was born a new
+    man, which then went into the pocket: the striker's pot was reported as a man's. Struck away
+    and unfound, the one striker is that unclaimed light reading measuring larger than the men;
+    hidden under the hand instead (its place covered), it is not, nor is a man-sized reading."""
+    out = _flicked_striker_lost(covered=False)
+    assert sorted(tr.id for tr in out.tracks) == ["striker", "white-1", "white-2"]
+    assert (out.by_id()["striker"].x, out.by_id()["striker"].y) == (161, 147)
+    for hidden in (_flicked_striker_lost(covered=True), _flicked_striker_lost(covered=False, size=10.0)):
+        assert sorted(tr.id for tr in hidden.tracks) == ["striker", "white-1", "white-2", "white-3"]
+        assert hidden.by_id()["striker"].status is TrackStatus.MISSING
+
+
 def test_a_doubled_detection_is_not_a_second_object() -> None:
     tracker = Tracker(CARROM)
     for i in range(4):
