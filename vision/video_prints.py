@@ -9,7 +9,8 @@ watched on its own:
   circles relative to the cloth around them (a piece rarely sits on a base circle when a video
   starts, and never on most of them);
 * a circle is *occupied* when its colour differs from that look by more than ``colour_change`` of
-  its brightness, or when a shadow ring (a raised piece's) darkens the cloth around it.
+  its brightness, or when a shadow ring (a raised piece's) darkens the cloth around it more
+  than the board beyond (a shadow cast from above darkens both).
 
 At the start an occupied circle (the queen on the centre before the break) is painted into the
 background as the empty print, so the piece is seen once it moves and no ghost stays behind. A
@@ -186,6 +187,16 @@ class PrintWatcher:
                 _disc(own, pr)
                 cv2.copyTo(empty, cv2.bitwise_and(own, objects), background)
 
+    def _dimmed(self, work: U8, background: F32, pr: StaticDisc, ring_now: float, ring_was: float) -> bool:
+        """Is the darker ring round ``pr`` no darker than the board beyond it (``CAST_BAND``)?
+        Then it is the edge of a soft shadow from above (an arm over the centre circle dimmed the
+        circle by 12 % and everything round it by 11 %: a "queen" stood there while the arm
+        passed), not a raised piece's own shadow, which lies beside the piece on lit board."""
+        far_now = _mean(work, pr.x, pr.y, CAST_BAND[0] * pr.radius, CAST_BAND[1] * pr.radius).sum()
+        far_was = _mean(background, pr.x, pr.y, CAST_BAND[0] * pr.radius, CAST_BAND[1] * pr.radius).sum()
+        lit = min(1.0, float(far_now) / max(1.0, float(far_was)))
+        return ring_now >= self.p.shadow * lit * max(1.0, ring_was)
+
     def occupied(self, work: U8, background: F32, shaded: U8 | None = None) -> list[StaticDisc]:
         """Circles with a piece on them in this frame (compared with the learned background).
 
@@ -203,6 +214,8 @@ class PrintWatcher:
             ring_was = _mean(background, pr.x, pr.y, 1.15 * pr.radius, 1.7 * pr.radius).sum()
             shadow = ring_now < self.p.shadow * max(1.0, float(ring_was))
             if not (change > self.p.colour_change or (shadow and change > 0.5 * self.p.colour_change)):
+                continue
+            if change <= self.p.colour_change and self._dimmed(work, background, pr, float(ring_now), float(ring_was)):
                 continue
             # looked at only for a circle that reads occupied (most frames none does)
             if shaded is not None and _share(shaded, pr.x, pr.y, *CAST_BAND, pr.radius) >= self.p.cast_shadow:

@@ -69,3 +69,24 @@ def test_a_circle_under_a_players_arm_shadow_is_not_taken_for_the_queen() -> Non
     own = np.zeros(work.shape[:2], np.uint8)
     cv2.circle(own, (43, 33), 6, 255, -1)
     assert centre in watcher.occupied(queen, background, own)
+
+
+def test_a_soft_shadow_over_a_circle_and_the_board_round_it_is_no_queen() -> None:
+    """Carroms seed 1802 (queen covered): an arm passing over the empty centre circle dimmed the
+    print by 12 % and the board round it by 11 %, too softly for the shadow mask. The darker ring
+    round the circle read as a raised piece's shadow and a "queen" stood there for two frames;
+    its track then held the queen's name, and the real queen, by a base circle, was reported as
+    a second one. A piece's own shadow is darker than the lit board beyond it; a cast shadow
+    dims both alike. A queen a shade off the print's red, her shadow round her, is still seen."""
+    work, cloth, prints = _board()
+    watcher = PrintWatcher(prints)
+    watcher.survey(work, cloth, [])
+    background = work.astype(np.float32)
+    centre = prints[1]
+    dimmed = work.copy()
+    dimmed[:, 22:62] = (dimmed[:, 22:62] * 0.885).astype(np.uint8)
+    assert centre not in watcher.occupied(dimmed, background)
+    queen = work.copy()
+    cv2.circle(queen, (40, 30), 8, (105, 126, 147), -1)  # her shadow, all round her
+    cv2.circle(queen, (40, 30), 5, (52, 46, 180), -1)
+    assert centre in watcher.occupied(queen, background)
