@@ -618,7 +618,14 @@ class EventExtractor:
                 if side_prev * side_now < 0:
                     self._shot.crossed.add(tr.id)
                     forward = side_now * back_side < 0
-                    events.append(TableEvent(t=t, frame=frame, type=EventType.BASELINE_CROSS, objects=(tr.id,),
+                    # Unseen in between (a flicked striker is a smear the detector loses), it crossed
+                    # the line on its straight path from its last sighting, or from the strike if it
+                    # lay still until then, at the share of that path the line cuts off.
+                    seen = _side(x0, y0, x1, y1, prev.seen_x, prev.seen_y)
+                    t0 = min(t, max(prev.seen_t, self._shot.start_t))
+                    when = t0 + seen / (seen - side_now) * (t - t0) if seen * side_now < 0 else t
+                    events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame),
+                                             type=EventType.BASELINE_CROSS, objects=(tr.id,),
                                              where=bl.id, data={"direction": "forward" if forward else "backward"}))
         return events
 

@@ -103,6 +103,21 @@ def test_a_striker_lost_in_its_own_smear_is_the_struck_piece() -> None:
     assert starts[0].frame is not None and abs(starts[0].frame - 29) <= 1
 
 
+def test_a_striker_unseen_as_it_leaves_its_baseline_crosses_it_when_it_was_there() -> None:
+    """Carroms rule 'baseline' (the striker flicked forward over its front line): the striker,
+    flicked at 1.5 m/s, is a smear lost for five frames and first seen again 250 mm up the board.
+    It crossed the front line 16 mm after it left its rest, within a frame of the strike; dated to
+    that sighting, the crossing came five frames late and did not match the truth."""
+    frames = [[("white", 200.0, 200.0), ("striker", 370.0, 622.0)] for _ in range(30)]
+    frames += [[("white", 200.0, 200.0)] for _ in range(5)]
+    frames += [[("white", 200.0, 200.0), ("striker", 370.0, 372.0 - 50.0 * k)] for k in range(4)]
+    found = _carrom_run(frames)
+    (cross,) = [e for e in found if e.type is EventType.BASELINE_CROSS]
+    (start,) = [e for e in found if e.type is EventType.SHOT_START]
+    assert cross.where == "baseline-south" and cross.data["direction"] == "forward"
+    assert start.frame is not None and cross.frame is not None and start.frame <= cross.frame <= start.frame + 1
+
+
 def test_a_bounce_the_camera_lost_in_the_smear_is_still_a_cushion() -> None:
     """A man near the top cushion, hit by the striker, is not found from the moment it moves
     until it has come off the cushion: the line it comes back on reaches the cushion in the
