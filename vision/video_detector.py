@@ -108,6 +108,14 @@ class VideoParams:
       follows a swap of look-alike neighbours after a collision at once (bar billiards, carrom,
       where one frame's colour is reliable).
     * ``memory_gate``: how far (in radii) an object may move between frames and keep its memory.
+    * ``launch_reach``: how far (in radii) along its line of motion an object seen for the first
+      time moving from rest, or faster again on the next sighting (*launched*), may be found on
+      the next frame, no farther than its radius off that line. Struck during a frame, it showed a fraction of its speed (a striker
+      flicked from its baseline moved 11 px, then 50): its smear next frame lies far beyond its
+      prediction, was born as new memories, and the memory of a man it was about to hit took the
+      striker's reading (its size split as a man's). Longer keeps harder strikes; shorter
+      leaves a resting object farther down the line less likely to be taken for the struck one
+      (a resting object's own reading on the line is matched first in any case).
     * ``clear_memory``: the memory weight when this frame's view is unambiguous (one name clearly
       best), so a clear view corrects a wrong memory within a couple of frames.
     * ``solid_after``: pool views of colour all over (hardly any white) after which a ball that
@@ -187,6 +195,7 @@ class VideoParams:
     update_every: int = 3
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
+    launch_reach: float = 25.0
     lost_frames: int = 4
     hidden_frames: int = 150
     hidden_cover: float = 0.5
@@ -223,6 +232,7 @@ class _Memo:
     seen: tuple[float, float] | None = None  # where it was last placed, when it has coasted on since
     reached: bool = False  # a fast object came within hitting reach of it since it was last seen
     solid_run: int = 0  # pool: sightings in a row that read a solid clearly (``stripe_undone``)
+    launched: bool = False  # its last sighting was its first move from rest, or faster still (``launch_reach``)
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -800,7 +810,9 @@ class VideoDetector:
                 unlike = _unlike(sc, ev)
             cost = d / r + ages[None, :] + self.p.colour_cost * unlike
             grow = np.where(self._pinned(circles, fg, reached, bool(fast)), 0.0, 2.0 * ages)
-            within = (d < gate * r * (1.0 + grow[None, :])) & ~self._knocked_towards(xy, r)
+            within = d < gate * r * (1.0 + grow[None, :])
+            self._on_launch_line(xy, r, ages, unlike, within, cost)
+            within &= ~self._knocked_towards(xy, r)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
             weak = np.array([c.kind == "weak" for c in circles])
@@ -865,8 +877,13 @@ class VideoDetector:
                 m = self._memos[match[i]]
                 age = m.age if _on_course(circles[i], xy[i], m) else m.age + 1
             still = math.hypot(vx, vy) < 0.5 * circles[i].r
+            # its first move from rest, or a faster one right after it (a smear's centre lags the
+            # piece while it gathers speed within the frame)
+            launched = i in match and not still and (
+                self._memos[match[i]].still or (self._memos[match[i]].launched and math.hypot(vx, vy)
+                                                > math.hypot(self._memos[match[i]].vx, self._memos[match[i]].vy)))
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
-                               still=still, solid_run=run))
+                               still=still, solid_run=run, launched=launched))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear); longer
         # under a cover that came while the table was still (an arm over a ball as the player aims;
@@ -882,13 +899,31 @@ class VideoDetector:
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
                                    seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j],
-                                   solid_run=m.solid_run))
+                                   solid_run=m.solid_run, launched=m.launched))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
                 # under the arm that covers its place
                 memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached[j]))
         self._memos = memos
         return out
+
+    def _on_launch_line(self, xy: F64, r: F64, ages: F64, unlike: F64, within: NDArray[np.bool_], cost: F64) -> None:
+        """Let a memory just *launched* (see ``launch_reach``), seen or lost a frame ago, take a
+        sighting ahead on its line of motion: ``within`` and ``cost`` (sightings x memories) are
+        widened in place. The cost is the distance off the line, in radii, plus half a radius, so
+        a resting object's own reading, right where it lies on that line, stays its own."""
+        for j, m in enumerate(self._memos):
+            speed = math.hypot(m.vx, m.vy)
+            if not m.launched or m.age > 1 or speed <= 0.0:
+                continue
+            ux, uy = m.vx / speed, m.vy / speed
+            rx, ry = xy[:, 0] - m.x, xy[:, 1] - m.y
+            along = rx * ux + ry * uy
+            off = np.abs(rx * uy - ry * ux)
+            ahead = (along > 0.0) & (along <= self.p.launch_reach * m.r) & (off <= r[:, 0])
+            line = off / r[:, 0] + 0.5 + ages[j] + self.p.colour_cost * unlike[:, j]
+            cost[:, j] = np.where(ahead, np.minimum(cost[:, j], line), cost[:, j])
+            within[:, j] |= ahead
 
     def _fast(self) -> list[_Memo]:
         """Memories of objects seen moving fast (a radius a frame or more) on the last frame or

@@ -833,3 +833,27 @@ def test_a_white_ball_read_on_a_fallen_pin_is_that_pin() -> None:
     beside = Detection("white", "white", 600.0, 314.0, 9.0, 0.9)
     out = det._with_pins([on_it, beside], [pin])
     assert on_it not in out and beside in out and pin in out
+
+
+def test_a_striker_gathering_speed_is_followed_down_its_line_past_a_man_it_is_about_to_hit() -> None:
+    """Carroms seed 1602 (piece off the board), traced in work pixels: the striker, flicked,
+    showed 11 px and then 23 px a frame (its smear's centre lags while it gathers speed), then
+    two smear pieces 42 px and 66 px down its line, beyond its memory's gate: both were born as
+    new memories, the striker's own aged, and a frame later the man it was about to hit took the
+    striker's reading, its size split as a man's (the struck man flew off the board, and his
+    track followed the striker). A memory just launched takes a sighting ahead on its line."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("carroms", "piece-off-board", 3).detector()
+    striker, white = np.array([0.0, 0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0, 0.0])
+    det._memos = [_Memo(120.0, 184.0, -19.0, -13.0, striker, r=4.6, still=False, launched=True),
+                  _Memo(33.0, 125.0, 0.0, 0.0, white, r=5.0)]
+    smear = [Circle(54.0, 140.0, 4.8, 1.1, 1.0, 0.0, "blur"), Circle(78.0, 156.0, 4.6, 1.1, 1.0, 0.0, "blur"),
+             Circle(33.0, 125.0, 5.0, 1.0, 1.0, 0.0, "single")]
+    det._remember(np.array([[c.x, c.y] for c in smear]), smear, [striker, striker, white], [0, 0, 0])
+    fast = [m for m in det._memos if m.age == 0 and math.hypot(m.vx, m.vy) > 2 * m.r]
+    assert len(fast) == 1 and int(np.argmax(fast[0].evidence)) == 3, "the striker's memory followed its smear"
+    hit = [Circle(41.0, 130.0, 5.0, 1.0, 1.0, 0.0, "single")]
+    out = det._remember(np.array([[41.0, 130.0]]), hit, [striker], [0])
+    assert int(np.argmax(out[0])) == 3, "the striker's reading beside the man it hits is the striker's"
