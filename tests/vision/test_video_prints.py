@@ -25,6 +25,15 @@ def _board() -> tuple[np.ndarray, np.ndarray, list[StaticDisc]]:
     return work, cloth, prints
 
 
+def _surveyed() -> tuple[np.ndarray, PrintWatcher, np.ndarray, StaticDisc]:
+    """The empty board, its watcher having learned the circles, the board as background, and
+    the circle in the middle."""
+    work, cloth, prints = _board()
+    watcher = PrintWatcher(prints)
+    watcher.survey(work, cloth, [])
+    return work, watcher, work.astype(np.float32), prints[1]
+
+
 def test_a_base_circle_half_hidden_by_a_man_beside_it_is_learned_whole() -> None:
     """Carroms seed 1802 (piece off the board): a black man lay beside a base circle, its image
     over a third of the circle. The circle is empty (a man beside it is no piece on it), so the
@@ -52,11 +61,7 @@ def test_a_circle_under_a_players_arm_shadow_is_not_taken_for_the_queen() -> Non
     a raised piece on it does, and a "queen" was placed there, then taken away. A circle with a
     shadow across the band around it (``PrintParams.cast_shadow``) is not judged on that frame;
     a queen set on a circle, her own shadow beside her, still is."""
-    work, cloth, prints = _board()
-    watcher = PrintWatcher(prints)
-    watcher.survey(work, cloth, [])
-    background = work.astype(np.float32)
-    centre = prints[1]
+    work, watcher, background, centre = _surveyed()
     shadowed = work.copy()
     band = np.zeros(work.shape[:2], np.uint8)
     cv2.rectangle(band, (32, 0), (52, 59), 255, -1)  # the arm's shadow, a band across the board
@@ -78,11 +83,7 @@ def test_a_soft_shadow_over_a_circle_and_the_board_round_it_is_no_queen() -> Non
     its track then held the queen's name, and the real queen, by a base circle, was reported as
     a second one. A piece's own shadow is darker than the lit board beyond it; a cast shadow
     dims both alike. A queen a shade off the print's red, her shadow round her, is still seen."""
-    work, cloth, prints = _board()
-    watcher = PrintWatcher(prints)
-    watcher.survey(work, cloth, [])
-    background = work.astype(np.float32)
-    centre = prints[1]
+    work, watcher, background, centre = _surveyed()
     dimmed = work.copy()
     dimmed[:, 22:62] = (dimmed[:, 22:62] * 0.885).astype(np.uint8)
     assert centre not in watcher.occupied(dimmed, background)
