@@ -281,9 +281,9 @@ class Tracker:
       for ``occlusion_s`` the last resort of a white reading (``SMEAR_LABEL``) that no track
       took and no hand holds: struck hard, the striker is a smear until a hit slows it, then
       reads as a white man (its faint blurred rim is read as a man's) wherever it got to, far
-      beyond any jump; it still measures larger than the white readings of that frame do (halfway to its
-      size, geometrically: only size tells the striker from a man, and a man's smear stretches
-      him too). Never a black reading (a man it knocked on), nor while any white man is unseen
+      beyond any jump; it still measures larger than the white readings of that frame do
+      (halfway to its size, geometrically: only size tells the striker from a man, and a man's
+      smear stretches him too). Never a black reading (a man it knocked on), nor while any white man is unseen
       (the reading may be him: in a break, men flicked out of the pack are lost and found all
       over the board), nor one within ``gate_mm`` of a track born a frame ago.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
