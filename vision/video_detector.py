@@ -110,12 +110,13 @@ class VideoParams:
     * ``memory_gate``: how far (in radii) an object may move between frames and keep its memory.
     * ``launch_reach``: how far (in radii) along its line of motion an object seen for the first
       time moving from rest, or faster again on the next sighting (*launched*), may be found on
-      the next frame, no farther than its radius off that line. Struck during a frame, it showed a fraction of its speed (a striker
-      flicked from its baseline moved 11 px, then 50): its smear next frame lies far beyond its
-      prediction, was born as new memories, and the memory of a man it was about to hit took the
-      striker's reading (its size split as a man's). Longer keeps harder strikes; shorter
-      leaves a resting object farther down the line less likely to be taken for the struck one
-      (a resting object's own reading on the line is matched first in any case).
+      the next frame, no farther than its radius off that line. Struck during a frame, it shows a
+      fraction of its speed (a striker flicked from its baseline moved 11 px, then 23, then 50):
+      its smear on the next frame lay far beyond its prediction and was born as new memories,
+      and the memory of a man it was about to hit took the striker's reading (its size split as
+      a man's). Longer keeps harder strikes; shorter leaves a resting object farther down the
+      line less likely to be taken for the struck one (a resting object's own reading on the
+      line is matched first in any case).
     * ``clear_memory``: the memory weight when this frame's view is unambiguous (one name clearly
       best), so a clear view corrects a wrong memory within a couple of frames.
     * ``solid_after``: pool views of colour all over (hardly any white) after which a ball that
@@ -879,9 +880,9 @@ class VideoDetector:
             still = math.hypot(vx, vy) < 0.5 * circles[i].r
             # its first move from rest, or a faster one right after it (a smear's centre lags the
             # piece while it gathers speed within the frame)
-            launched = i in match and not still and (
-                self._memos[match[i]].still or (self._memos[match[i]].launched and math.hypot(vx, vy)
-                                                > math.hypot(self._memos[match[i]].vx, self._memos[match[i]].vy)))
+            before = self._memos[match[i]] if i in match else None
+            launched = before is not None and not still and (
+                before.still or (before.launched and math.hypot(vx, vy) > math.hypot(before.vx, before.vy)))
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
                                still=still, solid_run=run, launched=launched))
             out.append(ev)
