@@ -59,6 +59,9 @@ class _PendingStart:
 
     movers: dict[str, tuple[float, float, float]]  # id -> rest x, y and the distance from it then
     knocked: dict[str, tuple[float, float, float, float, float, float]]  # the knocked-off state before it
+    #: id -> where each mover was read on the frame before (a reading that flips between two fits
+    #: of a rack ball leaves it and comes back there)
+    before: dict[str, tuple[float, float]] = field(default_factory=dict)
     held: list[TableEvent] | None = None  # that frame's shot events, once the frame is done
 
 
@@ -189,7 +192,8 @@ class EventExtractor:
 
         for d in (self._prev, self._rest_pos, self._off, self._anchor, self._smooth, self._hist, self._last_fast,
                   self._rested, self._knocked, self._seen_at, self._unhidden, self._found,
-                  *((self._pending.movers, self._pending.knocked) if self._pending is not None else ())):
+                  *((self._pending.movers, self._pending.knocked, self._pending.before)
+                    if self._pending is not None else ())):
             _swap_keys(d, a, b)
         for st in (self._moving, self._on_bed, self._railed, self._shot.armed, self._shot.crossed):
             has_a, has_b = a in st, b in st
@@ -268,7 +272,9 @@ class EventExtractor:
         if doubtful and len(doubtful) == len(movers):
             rests = {tr.id: self._rest_of(tr) for tr in movers}
             self._pending = _PendingStart({tr.id: (*rests[tr.id], math.hypot(tr.x - rests[tr.id][0], tr.y - rests[tr.id][1]))
-                                           for tr in movers}, dict(self._knocked))
+                                           for tr in movers}, dict(self._knocked),
+                                          before={tr.id: (self._prev[tr.id].x, self._prev[tr.id].y)
+                                                  for tr in movers if tr.id in self._prev})
         return [event]
 
     def _start_event(self, struck: Track, visible: list[Track], t: float, frame: int) -> TableEvent:
@@ -299,16 +305,21 @@ class EventExtractor:
 
     def _settle_pending(self, visible: list[Track]) -> list[TableEvent]:
         """The frame after a start among a cluster: a mover that went on moving away from its rest,
-        or vanished from a bare place (struck late in the frame, it is a smear too faint to see
-        now), confirms the shot (its events, held back a frame, are reported now); otherwise the
-        cluster was only read afresh, and the shot never started."""
+        and is not back where it was read before the start, or vanished from a bare place (struck
+        late in the frame, it is a smear too faint to see now), confirms the shot (its events,
+        held back a frame, are reported now); otherwise the cluster was only read afresh, and the
+        shot never started. (Up and down seed 1702: a rack ball read at one of two fits 14 mm
+        apart, flipping between them, had its rest taken at the far one; back at the near one, it
+        was "farther from its rest", and a shot started half a minute before the break.)"""
         assert self._pending is not None
         pending, self._pending = self._pending, None
         by_id = {tr.id: tr for tr in visible}
         for tid, (rx, ry, then) in pending.movers.items():
             tr = by_id.get(tid)
+            bx, by = pending.before.get(tid, (rx, ry))
             if tr is not None and tr.status == TrackStatus.VISIBLE \
-                    and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm:
+                    and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm \
+                    and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm:
                 return pending.held or []
             if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare:
                 return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)

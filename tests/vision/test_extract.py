@@ -276,6 +276,18 @@ def test_a_cluster_read_afresh_starts_no_shot() -> None:
     assert [e for e in found if e.type in (EventType.SHOT_START, EventType.CONTACT)] == []
 
 
+def test_a_rack_ball_read_at_two_fits_in_turn_starts_no_shot() -> None:
+    """Up and Down seed 1702 (weak break): a rack ball was read at one of two fits 14 mm apart,
+    its rest taken at the far one (its first sighting). Flipping to the far fit and back, it was
+    'farther from its rest' on the next frame, and a shot started half a minute before the break,
+    which was then never seen to start. Back where it was read before the start, it never left."""
+    near, far = ("ball-2", 1950.0, 606.0), ("ball-2", 1964.0, 610.0)
+    others = [RACK[0], RACK[2], ("ball-0", 600.0, 635.0)]
+    frames = [[*others, far] for _ in range(2)] + [[*others, near] for _ in range(58)]
+    frames += [[*others, far], [*others, near]] + [[*others, near] for _ in range(30)]
+    assert [e for e in _pool_run(frames) if e.type is EventType.SHOT_START] == []
+
+
 def test_a_ball_struck_out_of_a_cluster_starts_its_shot_a_frame_late() -> None:
     """A ball touching the rack, struck away, keeps going: the shot starts, dated to its first
     frame, and the contact it makes on the way is kept."""
