@@ -30,7 +30,7 @@ from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
 from tableref.vision.extract_params import ExtractorParams
-from tableref.vision.extract_pots import drop_time, knocked_into, knocked_off
+from tableref.vision.extract_pots import drop_time, knocked_into
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
@@ -102,8 +102,6 @@ class EventExtractor:
         self._pending: _PendingStart | None = None
         #: id -> rest x, y and when last seen there, for a ball seen again after it was hidden at rest
         self._unhidden: dict[str, tuple[float, float, float]] = {}
-        #: id -> when it was last seen again after a frame or more unseen (see ``knocked_into``)
-        self._found: dict[str, float] = {}
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -132,9 +130,6 @@ class EventExtractor:
             del self._hist[gone]
         self._moving = {tr.id for tr in visible if self._is_moving(tr, t)}
         self._note_unhidden(visible)
-        for tr in visible:
-            if tr.status == TrackStatus.VISIBLE and self._seen_at.get(tr.id, self._last_t) < self._last_t - 1e-9:
-                self._found[tr.id] = t
         if self._pending is not None:
             events += self._settle_pending(visible)
         if not self.in_shot:
@@ -191,7 +186,7 @@ class EventExtractor:
             return b if x == a else a if x == b else x
 
         for d in (self._prev, self._rest_pos, self._off, self._anchor, self._smooth, self._hist, self._last_fast,
-                  self._rested, self._knocked, self._seen_at, self._unhidden, self._found,
+                  self._rested, self._knocked, self._seen_at, self._unhidden,
                   *((self._pending.movers, self._pending.knocked, self._pending.before)
                     if self._pending is not None else ())):
             _swap_keys(d, a, b)
@@ -667,15 +662,10 @@ class EventExtractor:
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and (knocked := knocked_into(
-                    self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._found, self._frame_dt())) is not None:
+                    self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._frame_dt())) is not None:
                 hole, when = knocked
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
                                          objects=(tr.id,), where=hole, data={} if self.in_shot else {"late": True}))
-                self._forget(tr.id)
-            elif tr.status == TrackStatus.REMOVED and (left_t := knocked_off(
-                    self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._found, self._frame_dt())) is not None:
-                events.append(TableEvent(t=left_t, frame=_frame_at(self._frame_t, left_t, frame),
-                                         type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
                 when = tr.last_seen_t
@@ -762,7 +752,6 @@ class EventExtractor:
         self._on_bed.discard(track_id)
         self._railed.discard(track_id)
         self._knocked.pop(track_id, None)
-        self._found.pop(track_id, None)
         self._prev.pop(track_id, None)
         self._rest_pos.pop(track_id, None)
 

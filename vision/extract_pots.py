@@ -6,25 +6,17 @@ knocked over, by the cue, or a smear too faint to find. Physics says where it we
 * :func:`drop_time`: a ball that vanished over a hole dropped as its centre passed the hole's
   edge, at the speed it had when last seen;
 * :func:`knocked_into`: an object knocked off its rest and never seen again left along the line
-  of centres of the contact, and went into the first hole on that line;
-* :func:`knocked_off`: with no hole on that line, it left the playing surface where the line
-  crosses its edge.
+  of centres of the contact, and went into the first hole on that line.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from tableref.calibration.spec import TableSpec
 from tableref.vision.extract_contacts import PathEnd
 from tableref.vision.extract_params import ExtractorParams
-from tableref.vision.tracker import INDEXED_LABELS, Track
-
-#: How many frames before a hit a piece said to leave the table must still have been seen
-#: (:func:`knocked_off`): colors seed 1601, a break, a rack ball's track lost for a second was
-#: "hit" where it was last seen, ended unfound and was reported off the table.
-STALE_FRAMES = 3
+from tableref.vision.tracker import Track
 
 #: hitter's place at the contact, the object's rest place, the hitter's speed, when
 Knock = tuple[float, float, float, float, float, float]
@@ -51,7 +43,7 @@ def drop_time(spec: TableSpec, tr: Track, prev: PathEnd | None, now: float) -> f
 
 
 def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
-                 found: dict[str, float], frame_dt: float) -> tuple[str, float] | None:
+                 frame_dt: float) -> tuple[str, float] | None:
     """The hole an object knocked off its rest and never seen again went into, and when.
 
     Struck by another, a ball or disc leaves along the line of centres at the moment of contact
@@ -60,10 +52,16 @@ def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | No
     smear the camera never caught); dated to when it reached the hole's edge at the hitter's
     speed. Not when it was seen after the hit, nor when an object of its look (a white man) was
     first seen after the hit: that may be it, found again under another name."""
-    line = _knock_line(tr, hit, tracks, found, frame_dt, _same_label)
-    if line is None:
+    if hit is None or tr.last_seen_t > hit[5] + 2.0 * frame_dt:
         return None
-    rx, ry, ux, uy, speed, when = line
+    hx, hy, rx, ry, speed, when = hit
+    if any(o.label == tr.label and o.id != tr.id and o.first_seen_t >= when - frame_dt for o in tracks):
+        return None
+    dx, dy = rx - hx, ry - hy
+    n = math.hypot(dx, dy)
+    if n < 1e-6 or speed <= 0.0:
+        return None
+    ux, uy = dx / n, dy / n
     best: tuple[float, str] | None = None
     for h in spec.holes:
         along = (h.x - rx) * ux + (h.y - ry) * uy
@@ -75,62 +73,3 @@ def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | No
     hole = next(h for h in spec.holes if h.id == best[1])
     gap = max(0.0, math.hypot(hole.x - rx, hole.y - ry) - hole.radius)
     return best[1], when + gap / speed
-
-
-def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
-                found: dict[str, float], frame_dt: float) -> float | None:
-    """When an object knocked off its rest, never seen again and into no hole (see
-    :func:`knocked_into`) left the playing surface: the line of centres from its rest reaches the
-    surface's edge within ``knock_reach_mm`` (a carrom man by the cushion, struck hard by the
-    striker, jumps the frame before the camera sees him move), dated to when it got there at the
-    hitter's speed. None when that line stays on the surface that far (it did not leave along
-    it), or when the object was not in view up to the hit (``STALE_FRAMES``)."""
-    line = _knock_line(tr, hit, tracks, found, frame_dt, _alike)
-    if line is None:
-        return None
-    rx, ry, ux, uy, speed, when = line
-    if tr.last_seen_t < when - STALE_FRAMES * frame_dt:
-        return None  # unseen for a while before the "hit": a track of nothing, not a piece in view
-    along = math.inf  # to the first edge the centre line crosses
-    for u, r, size in ((ux, rx, spec.length_mm), (uy, ry, spec.width_mm)):
-        if u > 1e-9:
-            along = min(along, (size - r) / u)
-        elif u < -1e-9:
-            along = min(along, -r / u)
-    if along > p.knock_reach_mm:
-        return None
-    return when + max(0.0, along - tr.radius_mm) / speed
-
-
-def _knock_line(tr: Track, hit: Knock | None, tracks: list[Track], found: dict[str, float], frame_dt: float,
-                alike: Callable[[Track, Track], bool]) -> tuple[float, float, float, float, float, float] | None:
-    """Where ``tr`` rested, the unit direction it was knocked along (the line of centres), the
-    hitter's speed and when: for an object knocked and never seen after the hit, nor anything
-    ``alike`` it first seen since, or seen again since after a while unseen (``found``: id -> when),
-    for that may be it, found again under another name (a man lost in his smear for a dozen
-    frames was taken by the track of one hidden across the board)."""
-    if hit is None or tr.last_seen_t > hit[5] + 2.0 * frame_dt:
-        return None
-    hx, hy, rx, ry, speed, when = hit
-    if any(alike(o, tr) and o.id != tr.id
-           and max(o.first_seen_t, found.get(o.id, -math.inf)) >= when - frame_dt for o in tracks):
-        return None
-    dx, dy = rx - hx, ry - hy
-    n = math.hypot(dx, dy)
-    if n < 1e-6 or speed <= 0.0:
-        return None
-    return rx, ry, dx / n, dy / n, speed, when
-
-
-def _same_label(o: Track, tr: Track) -> bool:
-    return o.label == tr.label
-
-
-def _alike(o: Track, tr: Track) -> bool:
-    """Could ``o`` be ``tr`` under another name, before saying ``tr`` left the table? A man or a
-    white ball is any of its colour; a one-of-a-kind object (a pool number, the red, the queen)
-    any ball or piece, since one rarely leaves the table unseen and is lost far more often to a
-    misreading (a break's 7 knocked out of the rack came back under another number)."""
-    if o.group.startswith("pin"):
-        return False
-    return o.label == tr.label or tr.label not in INDEXED_LABELS
