@@ -451,12 +451,10 @@ class Tracker:
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
         reserved = self._reserved(tracks, dets, t, dt)
-        # a white man unseen may be the unclaimed white reading himself, and one born a frame ago
-        # is followed there (see *strayed*)
-        loose = any(o.label == SMEAR_LABEL and o.confirmed and o.status == TrackStatus.MISSING for o in self._tracks)
-        newborn = [(o.x, o.y) for o in self._tracks if not o.confirmed and o.status in ALIVE]
-        smeared = sorted(d.radius for d in dets if d.label == SMEAR_LABEL)
-        man = smeared[len(smeared) // 2] if smeared else 0.0  # the size a white reading has this frame
+        # what may stray (see *strayed*), and only then what the frame says of it: on most frames
+        # of most tables nothing can
+        strayers = self._strayers(tracks, t)
+        loose, newborn, man = self._stray_scene(dets) if strayers else (True, [], 0.0)
         for i, s in enumerate(tracks):
             px, py = self._predict(s, dt)
             gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
@@ -477,10 +475,8 @@ class Tracker:
             hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
                 and not s.group.startswith("pin") else []
             launch = carries and s.launched
-            # only an object larger than a man can be told from one by its size
-            larger = math.sqrt(s.radius_mm / self.spec.object_radius.get(SMEAR_LABEL, s.radius_mm))
-            strays = s.label not in INDEXED_LABELS and not loose and s.steady >= self.lost_steady \
-                and larger > 1.0 + 1e-9 and self._struck_away(s, t)
+            larger = strayers.get(i, 0.0)
+            strays = i in strayers and not loose
             for j, d in enumerate(dets):
                 if not self._compatible(s, d) or (hitters and self._towards_hitters(s, d, hitters)):
                     continue
@@ -542,6 +538,29 @@ class Tracker:
         for candidates in (carried, kept, kept_other, same, jump, other, lost, strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _strayers(self, tracks: list[_State], t: float) -> dict[int, float]:
+        """Index -> the size a reading must have against the frame's white ones (the square root of
+        its size over a man's) of each one-of-a-kind track lost in motion that may take an
+        unclaimed white reading (see *strayed*): only an object larger than a man can be told
+        from one by its size."""
+        out: dict[int, float] = {}
+        man = self.spec.object_radius.get(SMEAR_LABEL)
+        for i, s in enumerate(tracks):
+            larger = math.sqrt(s.radius_mm / man) if man else 1.0
+            if s.label not in INDEXED_LABELS and s.steady >= self.lost_steady and larger > 1.0 + 1e-9 \
+                    and self._struck_away(s, t):
+                out[i] = larger
+        return out
+
+    def _stray_scene(self, dets: list[Detection]) -> tuple[bool, list[tuple[float, float]], float]:
+        """What this frame says for a track that may stray (see *strayed*): whether a white man is
+        unseen (he may be the unclaimed white reading himself), where tracks born a frame ago are
+        (one is followed there), and the median size of the white readings."""
+        loose = any(o.label == SMEAR_LABEL and o.confirmed and o.status == TrackStatus.MISSING for o in self._tracks)
+        newborn = [(o.x, o.y) for o in self._tracks if not o.confirmed and o.status in ALIVE]
+        smeared = sorted(d.radius for d in dets if d.label == SMEAR_LABEL)
+        return loose, newborn, smeared[len(smeared) // 2] if smeared else 0.0
 
     def _struck_away(self, s: _State, t: float) -> bool:
         """Was ``s`` lost in motion (rolling fast, or vanishing from a bare place at rest: struck

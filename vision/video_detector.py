@@ -843,9 +843,9 @@ class VideoDetector:
             # outline joins a cushion is fitted as one: the cushion's colour on its rim reads as
             # a stripe's band, the cue ball rolling along a green cushion as a cap-up 14)
             smeared = circles[i].kind in SMEARED
-            if i in match:
-                m = self._memos[match[i]]
-                stripes, solids, run = m.stripe_views, m.solid_views, m.solid_run
+            before = self._memos[match[i]] if i in match else None  # the memory this sighting renews
+            if before is not None:
+                stripes, solids, run = before.stripe_views, before.solid_views, before.solid_run
             stripes += views[i] > 0
             solids += views[i] < 0
             if self.table == "pool":
@@ -853,34 +853,32 @@ class VideoDetector:
                 if run >= self.p.stripe_undone and views[i] <= 0:
                     stripes = 0
                 sc = _lean(sc, stripes, solids, self.p.solid_after)
-            if i in match:
-                m = self._memos[match[i]]
+            if before is not None:
                 w = min(a, self.p.clear_memory) if _clear(sc) else a
                 if smeared:
                     w = 1.0
                 # measured from where it was last placed (a smear places it too), over the frames
                 # since: not from where it coasted to, which would halve a lost fast ball's speed
-                gap = m.unseen + 1
-                sx, sy = m.seen if m.seen is not None else (m.x, m.y)
-                if self.table == "carrom" and math.hypot(xy[i, 0] - sx, xy[i, 1] - sy) > self.p.size_still * m.r * gap:
-                    sc = _size_from_memory(sc, m.evidence)
-                ev = w * m.evidence + (1.0 - w) * sc
+                gap = before.unseen + 1
+                sx, sy = before.seen if before.seen is not None else (before.x, before.y)
+                if self.table == "carrom" and \
+                        math.hypot(xy[i, 0] - sx, xy[i, 1] - sy) > self.p.size_still * before.r * gap:
+                    sc = _size_from_memory(sc, before.evidence)
+                ev = w * before.evidence + (1.0 - w) * sc
                 vx, vy = (xy[i, 0] - sx) / gap, (xy[i, 1] - sy) / gap
                 if i in merged:
-                    vx, vy = m.vx, m.vy  # two objects seen as one: the centre is neither's
+                    vx, vy = before.vx, before.vy  # two objects seen as one: the centre is neither's
             else:
                 ev = sc.copy()
                 vx = vy = 0.0
             # a sighting on weak evidence does not renew the memory: a run of them ends, unless it
             # is the smear of a fast object where its motion takes it (see ``_on_course``)
             age = 0
-            if i in match and circles[i].kind in ("weak", "streak"):
-                m = self._memos[match[i]]
-                age = m.age if _on_course(circles[i], xy[i], m) else m.age + 1
+            if before is not None and circles[i].kind in ("weak", "streak"):
+                age = before.age if _on_course(circles[i], xy[i], before) else before.age + 1
             still = math.hypot(vx, vy) < 0.5 * circles[i].r
             # its first move from rest, or a faster one right after it (a smear's centre lags the
             # piece while it gathers speed within the frame)
-            before = self._memos[match[i]] if i in match else None
             launched = before is not None and not still and (
                 before.still or (before.launched and math.hypot(vx, vy) > math.hypot(before.vx, before.vy)))
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
