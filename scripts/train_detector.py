@@ -1,4 +1,4 @@
-"""Train the learned detector and export it to ONNX: the one command that reproduces ``models/tableref-balls-cpu.onnx``.
+"""Train the learned detector and export it to ONNX: the one command that reproduces ``models/tableref-balls.onnx``.
 
     .venv/bin/pip install -e '.[train]'                      # ultralytics (and torch): training only
     nice -n 19 .venv/bin/python scripts/train_detector.py     # CPU recipe: builds the data set if missing
@@ -25,6 +25,7 @@ on (a camera above a table has no "up").
 from __future__ import annotations
 
 import argparse
+import csv
 import datetime as dt
 import json
 import os
@@ -37,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT / "out" / "detector-data"
 DEFAULT_YAML = ROOT / "models" / "tableref-balls.yaml"
-DEFAULT_OUT = ROOT / "models" / "tableref-balls-cpu.onnx"
+DEFAULT_OUT = ROOT / "models" / "tableref-balls.onnx"
 
 
 def offline_env(config_dir: Path) -> None:
@@ -61,7 +62,42 @@ def require_ultralytics() -> Any:
     off = {"sync": False, "wandb": False, "mlflow": False, "comet": False, "clearml": False, "neptune": False,
            "tensorboard": False, "dvc": False, "raytune": False, "vscode_msg": False, "openvino_msg": False}
     SETTINGS.update({k: v for k, v in off.items() if k in SETTINGS})
+    _results_without_polars()
     return ultralytics
+
+
+def read_results_rows(text: str) -> dict[str, list[Any]]:
+    """``results.csv`` as columns of numbers (a cell that is not one stays text), header names stripped."""
+    out: dict[str, list[Any]] = {}
+    for row in csv.DictReader(text.splitlines()):
+        for key, value in row.items():
+            try:
+                cell: Any = float(value)
+            except (TypeError, ValueError):
+                cell = value
+            out.setdefault(str(key).strip(), []).append(cell)
+    return out
+
+
+def _results_without_polars() -> None:
+    """Where polars is missing, let the trainer read its ``results.csv`` with the csv module.
+
+    ultralytics imports polars only to store the epochs' figures in each checkpoint; training itself
+    does not need it. A GPU machine lent for minutes may hold torch and the rest but not polars, whose
+    runtime (about 54 MB) is too large to carry there beside the data.
+    """
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer
+
+        def read_results_csv(trainer: Any) -> dict[str, list[Any]]:
+            try:
+                return read_results_rows(Path(trainer.csv).read_text())
+            except OSError:
+                return {}
+
+        BaseTrainer.read_results_csv = read_results_csv
 
 
 def train(data_yaml: Path, model_yaml: Path, *, epochs: int, imgsz: int, batch: int, device: str, workers: int,

@@ -60,7 +60,7 @@ UNIQUE_CLASSES = frozenset((*POOL_CLASSES, "bb-red", "queen", "striker"))
 
 MODEL_ENV = "TABLEREF_DETECTOR_MODEL"
 #: The shipped model: the CPU recipe's (models/README.md); a GPU-trained file can replace it or be named by the env.
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tableref-balls-cpu.onnx"
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tableref-balls.onnx"
 DEFAULT_INPUT_SIZE = 768
 STRIDE = 32
 #: A box whose class is only the generic ``ball`` keeps its best identity at this fraction of its score.

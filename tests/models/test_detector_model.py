@@ -63,3 +63,12 @@ def test_a_run_cut_short_is_summarised_with_the_one_command_that_redoes_it(tmp_p
     assert summary["best_epoch"] == 3 and summary["epochs_run"] == 4
     assert summary["train_seconds"] == 210 + 170
     assert summary["val_metrics"]["metrics/mAP50(B)"] == 0.30
+
+
+def test_the_epochs_figures_are_read_without_polars() -> None:
+    """A GPU machine may lack polars: the recipe reads ``results.csv`` (padded headers) with the csv module."""
+    text = "   epoch,  metrics/mAP50(B), note\n1,0.25,warm-up\n2,0.5,\n"
+    rows = _recipe().read_results_rows(text)
+    assert rows["epoch"] == [1.0, 2.0]
+    assert rows["metrics/mAP50(B)"] == [0.25, 0.5]
+    assert rows["note"] == ["warm-up", ""]

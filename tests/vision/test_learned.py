@@ -1,6 +1,6 @@
 """The shipped learned detector on a rendered frame of every ball table and on real photos.
 
-These load the shipped model (``models/tableref-balls-cpu.onnx``) through onnxruntime alone (no torch), as the service does.
+These load the shipped model (``models/tableref-balls.onnx``) through onnxruntime alone (no torch), as the service does.
 Frames are rendered from seeds that neither the training nor the validation split used
 (``scripts/build_dataset.py``: training looks 0.., validation looks 900000..).
 """
@@ -27,15 +27,17 @@ from tableref.simulator.state import FrameState, ObjectStatus
 from tableref.vision.detect import box_iou
 from tableref.vision.learned import LearnedDetector, default_model_path
 from tableref.vision.learned_eval import circle_box
+from tests.models.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 UNSEEN_SEED = 990_001  # a look (camera, lamps, cloth) no split used
 SCENARIO_SEED = 4242  # a layout no split used (they use scenario seeds below 100)
-# Floors at what the shipped CPU model reaches (models/README.md has its figures), under the
-# issue's targets (95% of balls): a retrained model that finds less fails, a better one may raise them.
-FOUND_FLOOR = 0.75  # objects of a rendered frame found (it finds 4/4, 4/5 and 8/9 of the three frames)
-NAMED_FLOOR = 0.7  # of those, carrying the right label
-REAL_RECALL_FLOOR = 0.8  # balls of pool-balls-real/valid matched at IoU 0.5 (it matches 0.87 of them)
+# Floors a little under what the shipped model reaches (models/README.md has its figures): a
+# retrained model that finds less fails, a better one may raise them. The CPU-trained model shipped
+# before it found 4/4, 4/5 and 8/9 objects and matched 0.87 of the real balls.
+FOUND_FLOOR = 0.85  # objects of a rendered frame found (it finds 4/4, 5/5 and 9/9 of the three frames)
+NAMED_FLOOR = 0.7  # of those, carrying the right label (3/4, 5/5, 9/9)
+REAL_RECALL_FLOOR = 0.95  # balls of pool-balls-real/valid matched at IoU 0.5 (it matches 0.979 of them)
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +67,20 @@ def test_finds_the_objects_of_a_rendered_frame(model: Path, game: str, scenario:
     dets = detector.detect(image)
     truth = [o for o in frame.objects if o.status in (ObjectStatus.ON_TABLE, ObjectStatus.FALLEN)]
     assert truth
+    # A pin is tall and thin: the network finds its whole silhouette, whose box centre lies between its
+    # base and its head (seen at a tilt, farther than its radius from the base): the centre of the box
+    # the data set labels it with (scripts/build_dataset.py) is where it should be found.
+    labelled = {t.centre: t.box for t in load_script("build_dataset").frame_truth(renderer, frame)}
     found = 0
     named = 0
     for obj in truth:
         cx, cy = renderer.centre_pixel(obj)
+        if obj.kind == "pin":
+            x0, y0, x1, y1 = min(labelled.items(), key=lambda kv: math.dist(kv[0], (cx, cy)))[1]
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         depth = float(renderer.cam.depth(np.array([[obj.x, obj.y, obj.radius]]))[0])
         r_px = renderer.cam.fx * obj.radius / depth
-        # a pin is tall and thin: seen at a tilt, its box centre lies up to about a radius off its visible centre
-        tol = max(3.0, (1.5 if obj.kind == "pin" else 0.6) * r_px)
+        tol = max(3.0, 0.6 * r_px)
         near = [d for d in dets if math.hypot(d.x - cx, d.y - cy) <= tol]
         if near:
             found += 1
