@@ -286,6 +286,14 @@ class Tracker:
       smear stretches him too). Never a black reading (a man it knocked on), nor while any white man is unseen
       (the reading may be him: in a break, men flicked out of the pack are lost and found all
       over the board), nor one within ``gate_mm`` of a track born a frame ago.
+    * *struck, not nudged* (no parameter of its own): a track lost at rest gets ``gate_mm`` more
+      for a reading of its own label (nudged under a hand) and jumps of ``max_jump_mm`` (struck
+      hard from its rest); a reading there that an object rolling fast a frame ago has within its
+      own motion gate is that object's first, whatever its label reads, and the lost track's only
+      if that object takes another. Lost at rest as the fast one arrived, it was struck, and where
+      it went is unknown (a man knocked off the board by the striker is never seen again), while
+      the fast one is on its course: the striker coming off the cushion beside it, its smear read
+      as a white man, was followed as that man and its cushions were given to him.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
       line of centres at the contact, away from the hitter, so that its displacement points the
       way from where the hitter was a frame ago through it (the hitter's own motion only adds to
@@ -309,6 +317,9 @@ class Tracker:
       predicted off the table and lost, and a resting look-alike took its reading (the striker
       followed as a white man after a cushion, its cushions given to that man). Higher or lower
       than the real cushion's misplaces the bounced prediction by that share of the overshoot.
+      The speed of a track seen coming back is measured from where it met the cushion, but never
+      more than it came in with or than its plain move shows: a cushion gives no speed, and a bounce
+      dated late on a poor velocity squeezed the whole move into a sliver of the frame.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -443,6 +454,7 @@ class Tracker:
         other: list[tuple[float, int, int]] = []
         lost: list[tuple[float, int, int]] = []
         strayed: list[tuple[float, int, int]] = []
+        nudged: list[tuple[float, int, int]] = []
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
         seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
         resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
@@ -505,7 +517,10 @@ class Tracker:
                     # where it is; its own label first
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
-                    if dist <= gate:
+                    if dist <= gate and lost_at_rest and dist > gate - self.gate_mm \
+                            and self._fast_reach(d, s, rolling, dt):
+                        nudged.append((dist, i, j))  # see *struck, not nudged*
+                    elif dist <= gate:
                         same.append((dist, i, j))
                     elif not flicker and not landing and not (s.status == TrackStatus.MISSING and d.joined
                                               and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
@@ -523,7 +538,11 @@ class Tracker:
                         # go of it. (A ball struck hard is lost for a frame or two and then seen
                         # as a smear still beside the cue.)
                         # Of two readings of its label, one joined to an arm or a cue comes second.
-                        jump.append((dist + (self.label_penalty_mm if d.joined else 0.0), i, j))
+                        cost = dist + (self.label_penalty_mm if d.joined else 0.0)
+                        if lost_at_rest and self._fast_reach(d, s, rolling, dt):
+                            nudged.append((cost, i, j))  # see *struck, not nudged*
+                        else:
+                            jump.append((cost, i, j))
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and not landing and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
@@ -535,9 +554,22 @@ class Tracker:
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (carried, kept, kept_other, same, jump, other, lost, strayed):
+        for candidates in (carried, kept, kept_other, same, jump, other, nudged, lost, strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _fast_reach(self, d: Detection, s: _State, rolling: list[_State], dt: float) -> bool:
+        """Is ``d`` within the motion gate of another object rolling fast a frame ago (where it
+        was or where its motion puts it)? See *struck, not nudged*."""
+        assert d.x_mm is not None and d.y_mm is not None
+        for o in rolling:
+            if o is s:
+                continue
+            px, py = self._predict(o, dt)
+            reach = self.gate_mm + self.gate_speed * math.hypot(o.vx, o.vy) * dt
+            if min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - o.x, d.y_mm - o.y)) <= reach:
+                return True
+        return False
 
     def _strayers(self, tracks: list[_State], t: float) -> dict[int, float]:
         """Index -> the size a reading must have against the frame's white ones (the square root of
@@ -723,7 +755,13 @@ class Tracker:
                 if share < 1.0 and mvx * bvx + mvy * bvy > mvx * s.vx + mvy * s.vy:
                     hx, hy = s.x + s.vx * gap * share, s.y + s.vy * gap * share
                     if share < 0.8:
-                        mvx, mvy = (d.x_mm - hx) / (gap * (1.0 - share)), (d.y_mm - hy) / (gap * (1.0 - share))
+                        # no faster than it came in, or than the plain move shows: a cushion
+                        # gives no speed, and a late bounce on a poor velocity divides a short
+                        # rest of the frame into the whole move (a striker read at 261 mm a frame)
+                        cap = max(math.hypot(s.vx, s.vy), math.hypot(mvx, mvy))
+                        fx, fy = (d.x_mm - hx) / (gap * (1.0 - share)), (d.y_mm - hy) / (gap * (1.0 - share))
+                        shrink = min(1.0, cap / max(math.hypot(fx, fy), 1e-9))
+                        mvx, mvy = fx * shrink, fy * shrink
                     s.vx, s.vy = bvx, bvy
             s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
             s.launched = s.status != TrackStatus.MISSING and math.hypot(s.vx, s.vy) < self.roll_speed_mm_s \
