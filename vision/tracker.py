@@ -517,7 +517,7 @@ class Tracker:
                     # where it is; its own label first
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
-                    if dist <= gate and lost_at_rest and dist > gate - self.gate_mm \
+                    if dist <= gate and lost_at_rest and not flicker and dist > gate - self.gate_mm \
                             and self._fast_reach(d, s, rolling, dt):
                         nudged.append((dist, i, j))  # see *struck, not nudged*
                     elif dist <= gate:
