@@ -131,8 +131,11 @@ class VideoParams:
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
     * ``start_faint_votes``: the Hough votes (per pixel of radius) a faint circle (a ball of the
-      cloth's own colour: a highlight and a shaded rim) needs on the first frame, and where an
-      object was found on the frame before (hysteresis); elsewhere ``circles.faint_votes``. The
+      cloth's own colour: a highlight and a shaded rim) needs on the first frame, and
+      ``known_faint_votes`` where an object was found on the frame before (hysteresis: the same
+      ball at rest shows a faint outline whose votes vary with the noise, a blue 2 on a blue cloth
+      1.5 on the first frame and 1.32 eleven frames on, lost and reported removed); elsewhere
+      ``circles.faint_votes``. The
       first frame decides what is cloth: a ball missed there is learned into the background and
       stays unseen until it moves (a violet 4 on a violet cloth had 1.84 votes against 2), while
       a false circle there is unlearned at once as a flat ghost. Lower finds fainter balls; higher
@@ -207,6 +210,7 @@ class VideoParams:
     clear_memory: float = 0.4
     start_dark_ratio: float = 0.45
     start_faint_votes: float = 1.5
+    known_faint_votes: float = 1.2
     knock_cos: float = -0.5
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
@@ -454,7 +458,7 @@ class VideoDetector:
         # ball's look is its smear's: what it showed then says little about what it shows now)
         known = [xy for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) < m.r
                  for xy in ((m.x, m.y), (m.x + m.vx, m.y + m.vy))] if self._memos else start_found
-        circles = finder.find(fg, image, changed, known=known, known_votes=self.p.start_faint_votes)
+        circles = finder.find(fg, image, changed, known=known, known_votes=self.p.known_faint_votes)
         circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
