@@ -135,10 +135,10 @@ class VideoParams:
       ``known_faint_votes`` where an object was found on the frame before (hysteresis: the same
       ball at rest shows a faint outline whose votes vary with the noise, a blue 2 on a blue cloth
       1.5 on the first frame and 1.32 eleven frames on, lost and reported removed); elsewhere
-      ``circles.faint_votes``. The
-      first frame decides what is cloth: a ball missed there is learned into the background and
-      stays unseen until it moves (a violet 4 on a violet cloth had 1.84 votes against 2), while
-      a false circle there is unlearned at once as a flat ghost. Lower finds fainter balls; higher
+      ``circles.faint_votes``. The first frame decides what is cloth: a ball missed there is
+      learned into the background and stays unseen until it moves (a violet 4 on a violet cloth
+      had 1.84 votes against 2), while a false circle there is unlearned at once as a flat ghost.
+      Lower finds fainter balls; higher
       keeps fewer knuckles and cue tips for a frame. At the same places (an object found a frame
       ago rolling slower than its radius a frame) a clear circle is kept in a piece it does not
       fill, which elsewhere reads as a hand holding a ball: a ball at rest against one of the
