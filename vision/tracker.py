@@ -469,7 +469,7 @@ class Tracker:
         loose, newborn, man = self._stray_scene(dets) if strayers else (True, [], 0.0)
         for i, s in enumerate(tracks):
             px, py = self._predict(s, dt)
-            gate = self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
+            gate = self._motion_gate(s, dt)
             # hidden after a sighting or two: as likely a piece of a hand as an object (see gate_mm)
             flicker = s.status == TrackStatus.MISSING and s.hits < self.coast_hits
             misread_gate = gate  # nudged while hidden and misread as well is one guess too many
@@ -518,7 +518,7 @@ class Tracker:
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
                     if dist <= gate and lost_at_rest and not flicker and dist > gate - self.gate_mm \
-                            and self._fast_reach(d, s, rolling, dt):
+                            and self._fast_reach(d, rolling, dt):
                         nudged.append((dist, i, j))  # see *struck, not nudged*
                     elif dist <= gate:
                         same.append((dist, i, j))
@@ -539,7 +539,7 @@ class Tracker:
                         # as a smear still beside the cue.)
                         # Of two readings of its label, one joined to an arm or a cue comes second.
                         cost = dist + (self.label_penalty_mm if d.joined else 0.0)
-                        if lost_at_rest and self._fast_reach(d, s, rolling, dt):
+                        if lost_at_rest and self._fast_reach(d, rolling, dt):
                             nudged.append((cost, i, j))  # see *struck, not nudged*
                         else:
                             jump.append((cost, i, j))
@@ -558,16 +558,18 @@ class Tracker:
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 
-    def _fast_reach(self, d: Detection, s: _State, rolling: list[_State], dt: float) -> bool:
-        """Is ``d`` within the motion gate of another object rolling fast a frame ago (where it
-        was or where its motion puts it)? See *struck, not nudged*."""
+    def _motion_gate(self, s: _State, dt: float) -> float:
+        """How far from where ``s`` is or will be a reading may lie and be its own (see ``gate_mm``)."""
+        return self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
+
+    def _fast_reach(self, d: Detection, rolling: list[_State], dt: float) -> bool:
+        """Is ``d`` within the motion gate of an object rolling fast a frame ago (where it was or
+        where its motion puts it)? See *struck, not nudged*."""
         assert d.x_mm is not None and d.y_mm is not None
         for o in rolling:
-            if o is s:
-                continue
             px, py = self._predict(o, dt)
-            reach = self.gate_mm + self.gate_speed * math.hypot(o.vx, o.vy) * dt
-            if min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - o.x, d.y_mm - o.y)) <= reach:
+            if min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - o.x, d.y_mm - o.y)) \
+                    <= self._motion_gate(o, dt):
                 return True
         return False
 
