@@ -187,8 +187,14 @@ class VideoParams:
       is the hitter arriving. Without it, the carrom striker lost for a frame against the man it
       hit was found beside the man's place, paired with the man's memory (the nearer and
       fresher), named a man from then on, and its pot was the man's. The tracker has the same
-      rule for its tracks (``Tracker.knock_cos``). Nearer -1 allows more (a piece knocked sideways
-      in a chain of hits may lean back a little towards the first hitter); nearer 0 rejects more.
+      rule for its tracks (``Tracker.knock_cos``). Struck by one object moving straight, a piece
+      leaves along the normal at contact, and the hitter came towards it along that normal, so the
+      cosine with the direction from where the hitter was a frame ago is always positive: 0 is
+      the physical limit. Below 0 allows for chains (a piece knocked sideways by a resting one that
+      a fast one hit may lean back a little towards the first hitter), and let a man keep the
+      striker's smear read 112 degrees back from its hitter (carrom seed 2101, striker pocketed:
+      the man's memory then carried the striker's name into the pocket); above 0 rejects pieces
+      knocked at a glancing angle.
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
@@ -211,7 +217,7 @@ class VideoParams:
     start_dark_ratio: float = 0.45
     start_faint_votes: float = 1.5
     known_faint_votes: float = 1.2
-    knock_cos: float = -0.5
+    knock_cos: float = 0.0
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
@@ -930,8 +936,10 @@ class VideoDetector:
 
     def _fast(self) -> list[_Memo]:
         """Memories of objects seen moving fast (a radius a frame or more) on the last frame or
-        the one before: the ones that can hit a resting object."""
-        return [m for m in self._memos if m.age <= 1 and math.hypot(m.vx, m.vy) >= m.r]
+        the one before: the ones that can hit a resting object. Seen as a smear on its course
+        counts (``unseen``): a struck striker is a smear until a hit slows it, its ``age`` not
+        renewed by such sightings, and it is then the hitter above all."""
+        return [m for m in self._memos if min(m.age, m.unseen) <= 1 and math.hypot(m.vx, m.vy) >= m.r]
 
     def _pinned(self, circles: list[Circle], fg: U8 | None, reached: list[bool], rolling: bool) -> NDArray[np.bool_]:
         """Memories of objects at rest when last seen, unseen since, that no fast object has come

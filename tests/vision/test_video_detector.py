@@ -684,6 +684,29 @@ def test_a_resting_piece_does_not_follow_a_sighting_towards_the_piece_that_hits_
     assert not det._knocked_towards(xy, np.array([[4.3], [4.3], [4.3]])).any()
 
 
+def test_a_striker_seen_only_as_smears_is_a_hitter_and_no_piece_moves_back_towards_it() -> None:
+    """Carrom seed 2101 (striker pocketed, held out): the flicked striker, a smear on every frame
+    (its memory's ``age`` not renewed by them), hit a resting man. It did not count as a fast
+    object, so the man's memory took the striker's smear read 112 degrees back from it (cosine
+    -0.38, inside the old limit of -0.5 too), named it a man, and the striker's pot went to the
+    man. Struck, a piece leaves along the normal at contact: its cosine with the direction from
+    the hitter through it is positive."""
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("carroms", "pot", 3).detector()
+    assert det.p.knock_cos == 0.0
+    man = _Memo(150.0, 95.0, 0.0, 0.0, np.array([1.0, 0.0, 0.0, 0.0]), r=4.2)
+    striker = _Memo(131.0, 101.0, 12.8, -13.7, np.array([0.0, 0.0, 0.0, 1.0]), r=4.8, age=2, unseen=0,
+                    still=False)
+    det._memos = [man, striker]
+    assert det._fast() == [striker]
+    xy = np.array([[149.2, 105.0], [154.6, 103.9]])  # 112 degrees back from the hitter; 80 degrees (glancing)
+    knocked = det._knocked_towards(xy, np.array([[4.3], [4.3]]))
+    assert knocked[:, 0].tolist() == [True, False]
+    det._memos = [man, replace(striker, unseen=2)]  # a memory only coasting for two frames hits nothing
+    assert det._fast() == []
+
+
 def test_a_fast_ball_lost_for_a_frame_keeps_its_speed_and_a_weak_sighting_is_no_far_balls() -> None:
     """Colors seed 1402 (break): the cue ball at 9 m/s, lost for a frame, coasted on its memory;
     found again, its speed was measured from where it had coasted to, over two frames: half its
