@@ -293,7 +293,10 @@ class Tracker:
       if that object takes another. Lost at rest as the fast one arrived, it was struck, and where
       it went is unknown (a man knocked off the board by the striker is never seen again), while
       the fast one is on its course: the striker coming off the cushion beside it, its smear read
-      as a white man, was followed as that man and its cushions were given to him.
+      as a white man, was followed as that man and its cushions were given to him. A look-alike
+      label (a white or a black man) is deferred so within the plain gate too: it says which
+      colour, not which man, and the striker read as a man 32 mm from the rest of the man it had
+      just knocked off the board was taken by his track. A numbered label is that object's.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
       line of centres at the contact, away from the hitter, so that its displacement points the
       way from where the hitter was a frame ago through it (the hitter's own motion only adds to
@@ -517,7 +520,8 @@ class Tracker:
                     # where it is; its own label first
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
-                    if dist <= gate and lost_at_rest and not flicker and dist > gate - self.gate_mm \
+                    if dist <= gate and lost_at_rest and not flicker \
+                            and (dist > gate - self.gate_mm or d.label in INDEXED_LABELS) \
                             and self._fast_reach(d, rolling, dt):
                         nudged.append((dist, i, j))  # see *struck, not nudged*
                     elif dist <= gate:

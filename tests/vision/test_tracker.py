@@ -620,6 +620,34 @@ def test_a_man_lost_as_the_striker_reaches_him_does_not_take_the_striker_coming_
     assert (man.x, man.y, man.status) == (74, 324, TrackStatus.MISSING)
 
 
+def test_a_man_struck_where_he_rests_does_not_take_a_white_reading_beside_his_rest() -> None:
+    """*struck, not nudged*, near: carrom seed 1701 (a man knocked off the board). The striker,
+    read as one piece with the man it hit, came off the right cushion 32 mm from the man's rest,
+    read as a white man. The man was knocked off the board and never seen again, but that reading
+    was within his own gate, so his track took it and the striker's cushion was his. A white
+    reading says which colour, not which man, so near his rest it is no more his than the
+    fast striker's: the striker, on its course, takes it first. A pool ball's number does say
+    which ball: the rule only applies to look-alike labels."""
+    tracker = Tracker(CARROM)
+    for i in range(8):
+        tracker.update([det("white", "white", 693, 380), det("striker", "striker", 263, 622)], i / FPS, i)
+    tracker.update([det("white", "white", 693, 380), det("striker", "striker", 463, 510)], 8 / FPS, 8)
+    tracker.update([det("white", "white", 693, 380), det("striker", "striker", 573, 448)], 9 / FPS, 9)
+    tracker.update([det("white", "white", 682, 387)], 10 / FPS, 10)  # one piece as they meet
+    out = tracker.update([det("white", "white", 706, 351)], 11 / FPS, 11)
+    striker, man = out.by_id()["striker"], out.by_id()["white-1"]
+    assert (striker.x, striker.y, striker.status) == (706, 351, TrackStatus.VISIBLE)
+    assert (man.x, man.y, man.status) == (693, 380, TrackStatus.MISSING)
+    tracker = Tracker(POOL)  # the same scene on a pool table: the 9 read beside its rest is the 9
+    for i in range(8):
+        tracker.update([det("ball-9", "stripe", 1693, 380), det("ball-0", "cue", 1263, 622)], i / FPS, i)
+    tracker.update([det("ball-9", "stripe", 1693, 380), det("ball-0", "cue", 1463, 510)], 8 / FPS, 8)
+    tracker.update([det("ball-9", "stripe", 1693, 380), det("ball-0", "cue", 1573, 448)], 9 / FPS, 9)
+    tracker.update([det("ball-0", "cue", 1682, 387)], 10 / FPS, 10)
+    out = tracker.update([det("ball-9", "stripe", 1706, 351)], 11 / FPS, 11)
+    assert (out.by_id()["ball-9"].x, out.by_id()["ball-9"].status) == (1706, TrackStatus.VISIBLE)
+
+
 def test_a_ball_seen_coming_off_a_cushion_is_no_faster_than_it_came_in() -> None:
     """``cushion_keep``: the striker above, read by the cushion at 1.3 m/s (a poor estimate after
     a hit) and then 67 mm on, was measured from a bounce dated at 0.7 of the frame: 261 mm in the
