@@ -190,11 +190,12 @@ class VideoParams:
       rule for its tracks (``Tracker.knock_cos``). Struck by one object moving straight, a piece
       leaves along the normal at contact, and the hitter came towards it along that normal, so the
       cosine with the direction from where the hitter was a frame ago is always positive: 0 is
-      the physical limit. Below 0 allows for chains (a piece knocked sideways by a resting one that
-      a fast one hit may lean back a little towards the first hitter), and let a man keep the
-      striker's smear read 112 degrees back from its hitter (carrom seed 2101, striker pocketed:
-      the man's memory then carried the striker's name into the pocket); above 0 rejects pieces
-      knocked at a glancing angle.
+      the physical limit for a piece lying alone. ``chain_knock_cos`` is the limit for one touching
+      another resting piece (a rack, a carrom pack): the hit may come through that neighbour, from
+      any side, so it may lean back towards the first hitter. One limit for both cost either way:
+      -0.5 let a lone man keep the striker's smear read 112 degrees back from its hitter (carrom
+      seed 2101, striker pocketed: the man's memory then carried the striker's name into the
+      pocket); 0 lost rack balls' own readings in breaks (pool seed 2202: 4 of 17 cushions).
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
@@ -218,6 +219,7 @@ class VideoParams:
     start_faint_votes: float = 1.5
     known_faint_votes: float = 1.2
     knock_cos: float = 0.0
+    chain_knock_cos: float = -0.5
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
     shading: float = 0.12
@@ -964,15 +966,19 @@ class VideoDetector:
         fast = self._fast()
         if not fast:
             return out
+        resting = [m for m in self._memos if m.still and m.age <= 1]
         for j, m in enumerate(self._memos):
             if not m.still or m.age > 1:
                 continue
             hitters = _hitters(m, fast)
             if not hitters:
                 continue
+            # touching another resting piece (a gap under half a radius): a hit may come through it
+            chained = any(o is not m and math.hypot(o.x - m.x, o.y - m.y) < o.r + 1.5 * m.r for o in resting)
             dx, dy = xy[:, 0] - m.x, xy[:, 1] - m.y
             moved = np.hypot(dx, dy)
-            out[:, j] = (moved > 0.5 * r[:, 0]) & towards_every(dx, dy, moved, hitters, self.p.knock_cos)
+            limit = self.p.chain_knock_cos if chained else self.p.knock_cos
+            out[:, j] = (moved > 0.5 * r[:, 0]) & towards_every(dx, dy, moved, hitters, limit)
         return out
 
 

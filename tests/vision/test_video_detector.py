@@ -690,7 +690,7 @@ def test_a_striker_seen_only_as_smears_is_a_hitter_and_no_piece_moves_back_towar
     object, so the man's memory took the striker's smear read 112 degrees back from it (cosine
     -0.38, inside the old limit of -0.5 too), named it a man, and the striker's pot went to the
     man. Struck, a piece leaves along the normal at contact: its cosine with the direction from
-    the hitter through it is positive."""
+    the hitter through it is positive, for a piece lying alone."""
     from tableref.vision.video_detector import _Memo
 
     det = Scene("carroms", "pot", 3).detector()
@@ -703,6 +703,13 @@ def test_a_striker_seen_only_as_smears_is_a_hitter_and_no_piece_moves_back_towar
     xy = np.array([[149.2, 105.0], [154.6, 103.9]])  # 112 degrees back from the hitter; 80 degrees (glancing)
     knocked = det._knocked_towards(xy, np.array([[4.3], [4.3]]))
     assert knocked[:, 0].tolist() == [True, False]
+    # touching another resting piece (a rack, the carrom pack), a piece may be hit through it from
+    # any side and lean back towards the first hitter (pool seed 2202, break: the limit of 0 lost
+    # rack balls their own readings): ``chain_knock_cos``
+    neighbour = _Memo(150.0, 86.0, 0.0, 0.0, np.array([0.0, 1.0, 0.0, 0.0]), r=4.2)
+    det._memos = [man, striker, neighbour]
+    assert det.p.chain_knock_cos == -0.5
+    assert det._knocked_towards(xy, np.array([[4.3], [4.3]]))[:, 0].tolist() == [False, False]
     det._memos = [man, replace(striker, unseen=2)]  # a memory only coasting for two frames hits nothing
     assert det._fast() == []
 
