@@ -296,7 +296,10 @@ class Tracker:
       as a white man, was followed as that man and its cushions were given to him. A look-alike
       label (a white or a black man) is deferred so within the plain gate too: it says which
       colour, not which man, and the striker read as a man 32 mm from the rest of the man it had
-      just knocked off the board was taken by his track. A numbered label is that object's.
+      just knocked off the board was taken by his track. Such a reading goes to the fast object,
+      or, when that takes another, straight back to the man, before any track may take a reading
+      of another label: in a break, a black man lost beside the white one took it, and the two
+      read each other's colour for the rest of the clip. A numbered label is that object's.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
       line of centres at the contact, away from the hitter, so that its displacement points the
       way from where the hitter was a frame ago through it (the hitter's own motion only adds to
@@ -458,6 +461,9 @@ class Tracker:
         lost: list[tuple[float, int, int]] = []
         strayed: list[tuple[float, int, int]] = []
         nudged: list[tuple[float, int, int]] = []
+        overtaken: list[tuple[float, int, int]] = []  # see *struck, not nudged*: a fast object's look-alike reading
+        reclaimed: list[tuple[float, int, int]] = []  # ... and the lost track's claim on it after
+        index = {id(o): k for k, o in enumerate(tracks)}
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
         seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
         resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
@@ -520,10 +526,12 @@ class Tracker:
                     # where it is; its own label first
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
-                    if dist <= gate and lost_at_rest and not flicker \
-                            and (dist > gate - self.gate_mm or d.label in INDEXED_LABELS) \
-                            and self._fast_reach(d, rolling, dt):
+                    reachers = self._reachers(d, rolling, dt) if dist <= gate and lost_at_rest and not flicker else []
+                    if reachers and dist > gate - self.gate_mm:
                         nudged.append((dist, i, j))  # see *struck, not nudged*
+                    elif reachers and d.label in INDEXED_LABELS:
+                        overtaken.extend((near, index[id(o)], j) for near, o in reachers if id(o) in index)
+                        reclaimed.append((dist, i, j))
                     elif dist <= gate:
                         same.append((dist, i, j))
                     elif not flicker and not landing and not (s.status == TrackStatus.MISSING and d.joined
@@ -558,7 +566,7 @@ class Tracker:
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (carried, kept, kept_other, same, jump, other, nudged, lost, strayed):
+        for candidates in (carried, kept, kept_other, same, overtaken, reclaimed, jump, other, nudged, lost, strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 
@@ -569,13 +577,19 @@ class Tracker:
     def _fast_reach(self, d: Detection, rolling: list[_State], dt: float) -> bool:
         """Is ``d`` within the motion gate of an object rolling fast a frame ago (where it was or
         where its motion puts it)? See *struck, not nudged*."""
+        return bool(self._reachers(d, rolling, dt))
+
+    def _reachers(self, d: Detection, rolling: list[_State], dt: float) -> list[tuple[float, _State]]:
+        """The objects rolling fast a frame ago that have ``d`` within their motion gate, each with
+        its distance to ``d`` (from where it was or where its motion puts it)."""
         assert d.x_mm is not None and d.y_mm is not None
+        out: list[tuple[float, _State]] = []
         for o in rolling:
             px, py = self._predict(o, dt)
-            if min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - o.x, d.y_mm - o.y)) \
-                    <= self._motion_gate(o, dt):
-                return True
-        return False
+            near = min(math.hypot(d.x_mm - px, d.y_mm - py), math.hypot(d.x_mm - o.x, d.y_mm - o.y))
+            if near <= self._motion_gate(o, dt):
+                out.append((near, o))
+        return out
 
     def _strayers(self, tracks: list[_State], t: float) -> dict[int, float]:
         """Index -> the size a reading must have against the frame's white ones (the square root of

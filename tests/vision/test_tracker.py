@@ -648,6 +648,28 @@ def test_a_man_struck_where_he_rests_does_not_take_a_white_reading_beside_his_re
     assert (out.by_id()["ball-9"].x, out.by_id()["ball-9"].status) == (1706, TrackStatus.VISIBLE)
 
 
+def test_a_man_in_the_pack_keeps_his_reading_when_the_striker_takes_its_own() -> None:
+    """*struck, not nudged*, in a pack: carrom seed 2202 (break). A white man and a black man
+    beside him were both lost for a frame as the striker broke the pack. The white reading beside
+    the white man's rest was deferred because the striker could have reached it, but the striker
+    took its own reading; handed back only after the pass where any track takes another label,
+    the lost black man had taken it, and the two read each other's colour for 73 frames. The
+    deferred reading goes to the fast object, or straight back to the man."""
+    tracker = Tracker(CARROM)
+    white, black = (369.0, 340.0), (330.0, 300.0)
+    for i in range(8):
+        tracker.update([det("white", "white", *white), det("black", "black", *black),
+                        det("striker", "striker", 369.0, 620.0)], i / FPS, i)
+    tracker.update([det("striker", "striker", 369.0, 520.0)], 8 / FPS, 8)
+    tracker.update([det("striker", "striker", 369.0, 420.0)], 9 / FPS, 9)  # the pack unseen as it breaks
+    # the striker, slowed by the pack, and a white reading 31 mm from the white man's rest, 25 mm
+    # from the black man's and 24 mm from where the striker's motion would have put it
+    out = tracker.update([det("striker", "striker", 369.0, 395.0), det("white", "white", 345.0, 320.0)],
+                         10 / FPS, 10)
+    ids = {(t.x, t.y): t.id for t in out.tracks if t.status is TrackStatus.VISIBLE}
+    assert ids[(345.0, 320.0)] == "white-1" and ids[(369.0, 395.0)] == "striker"
+
+
 def test_a_ball_seen_coming_off_a_cushion_is_no_faster_than_it_came_in() -> None:
     """``cushion_keep``: the striker above, read by the cushion at 1.3 m/s (a poor estimate after
     a hit) and then 67 mm on, was measured from a bounce dated at 0.7 of the frame: 261 mm in the
