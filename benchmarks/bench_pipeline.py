@@ -11,6 +11,12 @@ work the wall clock counts their time too; the CPU time does not).
 
     .venv/bin/python benchmarks/bench_pipeline.py                # samples + 2 fresh seeds per scenario kind
     .venv/bin/python benchmarks/bench_pipeline.py --fresh-seeds 101 102 --no-samples --json
+    .venv/bin/python benchmarks/bench_pipeline.py --no-samples --fresh-seeds 2201 --clips /tmp/clips --misses
+
+``--clips DIR`` keeps the simulated clips there and reuses them on the next run (simulating and
+rendering takes longer than analysing, and a before/after comparison wants the same clips);
+``--misses`` prints, per clip, each missed and each false event of the floor types and each
+wrong first contact, with the nearest event of the other side, which is where a change starts.
 """
 
 from __future__ import annotations
@@ -77,6 +83,9 @@ def run_clip(video: Path, truth_path: Path, work: Path, detector: str) -> dict[s
 
 
 def fresh_clips(seeds: list[int], folder: Path, games: list[str]) -> list[tuple[Path, Path]]:
+    """Simulated clips for every scenario of ``games`` and every seed, in ``folder``. A clip
+    already there (its truth written last) is reused; a seed whose physics shows no take of the
+    scenario is remembered as skipped (``skipped.txt``), so a kept folder is not simulated again."""
     from tableref.simulator.clip import make_clip
     from tableref.simulator.scenarios import scenario_names
 
@@ -85,13 +94,54 @@ def fresh_clips(seeds: list[int], folder: Path, games: list[str]) -> list[tuple[
         for name in scenario_names(game):
             for seed in seeds:
                 d = folder / f"{game}-{name}-s{seed}"
-                try:
-                    make_clip(game, name, seed, d)
-                except RuntimeError as exc:  # the physics found no take showing the scenario for this seed
-                    print(f"  skipped {game}-{name}-s{seed}: {exc}", file=sys.stderr)
+                if (d / "skipped.txt").exists():
                     continue
+                if not (d / "truth.json").exists():
+                    try:
+                        make_clip(game, name, seed, d)
+                    except RuntimeError as exc:  # the physics found no take showing the scenario for this seed
+                        print(f"  skipped {game}-{name}-s{seed}: {exc}", file=sys.stderr)
+                        d.mkdir(parents=True, exist_ok=True)
+                        (d / "skipped.txt").write_text(f"{exc}\n", "utf-8")
+                        continue
                 out.append((d / "video.mp4", d / "truth.json"))
     return out
+
+
+MISS_TYPES = ("pot", "cushion", "pin_fall", "baulk_entry")
+
+
+def misses(work: Path, truth_path: Path) -> list[str]:
+    """Lines naming each missed (FN) and false (FP) event of the floor types in one analysed clip,
+    with the nearest event of the same type on the other side, and a wrong first contact."""
+    from tableref.evaluate import _frame, first_contact_accuracy, load_events, match_events
+    from tableref.events import TableEvent, from_json
+
+    known = json.loads(truth_path.read_text("utf-8"))
+    fps = float(known.get("fps", 30.0))
+    detected = load_events(work / "events.jsonl")
+    truth = [e for e in (from_json(x) for x in known.get("events", [])) if isinstance(e, TableEvent)]
+    _, pairs = match_events(detected, truth, fps)
+    matched = {id(e) for pair in pairs for e in pair}
+
+    def show(e: TableEvent) -> str:
+        return f"f{_frame(e, fps)} {'+'.join(e.objects)}{' ' + e.where if e.where else ''}"
+
+    lines = []
+    for kind, mine, other in (("missed", truth, detected), ("false", detected, truth)):
+        for e in mine:
+            if e.type.value not in MISS_TYPES or id(e) in matched:
+                continue
+            near = sorted((o for o in other if o.type is e.type), key=lambda o: abs(_frame(o, fps) - _frame(e, fps)))
+            lines.append(f"{kind} {e.type.value} {show(e)}" + (f"  (nearest: {show(near[0])})" if near else ""))
+    accuracy, shots = first_contact_accuracy(detected, truth, fps)
+    if shots and accuracy < 1.0:
+        def firsts(events: list[TableEvent]) -> list[str]:
+            return [show(e) for e in events if e.type.value == "contact"][:2]
+
+        lines.append(f"first contact right in {round(accuracy * shots)} of {shots} shots: "
+                     f"true {firsts(truth)}, found {firsts(detected)}")
+    return lines
 
 
 def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -160,6 +210,8 @@ def main() -> int:
     ap.add_argument("--games", nargs="*", default=["bar-billiards", "up-and-down", "carroms"])
     ap.add_argument("--detector", choices=("classical", "learned"), default="classical")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--clips", type=Path, help="keep the simulated clips in this folder and reuse them")
+    ap.add_argument("--misses", action="store_true", help="print each clip's missed and false events")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     clips: list[tuple[Path, Path]] = []
@@ -172,13 +224,16 @@ def main() -> int:
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.fresh_seeds:
-            clips += fresh_clips(args.fresh_seeds, Path(tmp) / "fresh", args.games)
+            clips += fresh_clips(args.fresh_seeds, args.clips or Path(tmp) / "fresh", args.games)
         for i, (video, truth) in enumerate(clips):
             work = Path(tmp) / f"run{i}"
             r = run_clip(video, truth, work, args.detector)
             r["clip"] = str(video.relative_to(ROOT)) if video.is_relative_to(ROOT) else video.parent.name
             results.append(r)
             print(f"  {r['clip']}: {r['frames']} frames, {r['frames'] / r['seconds']:.1f} fps", file=sys.stderr)
+            if args.misses:
+                for line in misses(work, truth):
+                    print(f"    {line}", file=sys.stderr)
     summary = summarise(results)
     if args.json:
         print(json.dumps(summary, indent=2))

@@ -1,0 +1,45 @@
+"""The pipeline benchmark's per-clip listing of what it got wrong (``--misses``): the line a
+developer starts a change from must name the right events."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_pipeline", ROOT / "benchmarks" / "bench_pipeline.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _event(t: float, kind: str, objects: list[str], where: str | None = None) -> dict[str, Any]:
+    e: dict[str, Any] = {"t": t, "frame": round(t * 30), "type": kind, "objects": objects}
+    if where:
+        e["where"] = where
+    return e
+
+
+def test_misses_names_a_missed_pot_a_false_cushion_and_a_wrong_first_contact(tmp_path: Path) -> None:
+    truth = {"fps": 30.0, "events": [
+        _event(1.0, "shot_start", ["ball-0"]), _event(1.5, "contact", ["ball-0", "ball-3"]),
+        _event(2.0, "cushion", ["ball-3"], "cushion-top"), _event(2.5, "pot", ["ball-3"], "pocket-top-left")]}
+    found = [_event(1.0, "shot_start", ["ball-0"]), _event(1.5, "contact", ["ball-0", "ball-5"]),
+             _event(2.0, "cushion", ["ball-3"], "cushion-top"), _event(2.2, "cushion", ["ball-5"], "cushion-left")]
+    (tmp_path / "truth.json").write_text(json.dumps(truth), "utf-8")
+    (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in found), "utf-8")
+    lines = _bench().misses(tmp_path, tmp_path / "truth.json")
+    assert lines == [
+        "missed pot f75 ball-3 pocket-top-left",
+        "false cushion f66 ball-5 cushion-left  (nearest: f60 ball-3 cushion-top)",
+        "first contact right in 0 of 1 shots: true ['f45 ball-0+ball-3'], found ['f45 ball-0+ball-5']",
+    ]
+    # all right: nothing to say
+    (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in truth["events"]), "utf-8")
+    assert _bench().misses(tmp_path, tmp_path / "truth.json") == []
