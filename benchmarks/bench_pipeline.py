@@ -114,13 +114,12 @@ MISS_TYPES = ("pot", "cushion", "pin_fall", "baulk_entry")
 def misses(work: Path, truth_path: Path) -> list[str]:
     """Lines naming each missed (FN) and false (FP) event of the floor types in one analysed clip,
     with the nearest event of the same type on the other side, and a wrong first contact."""
-    from tableref.evaluate import _frame, first_contact_accuracy, load_events, match_events
-    from tableref.events import TableEvent, from_json
+    from tableref.evaluate import _frame, first_contact_accuracy, load_events, match_events, truth_events
+    from tableref.events import TableEvent
 
     known = json.loads(truth_path.read_text("utf-8"))
     fps = float(known.get("fps", 30.0))
-    detected = load_events(work / "events.jsonl")
-    truth = [e for e in (from_json(x) for x in known.get("events", [])) if isinstance(e, TableEvent)]
+    detected, truth = load_events(work / "events.jsonl"), truth_events(known)
     _, pairs = match_events(detected, truth, fps)
     matched = {id(e) for pair in pairs for e in pair}
 

@@ -320,6 +320,11 @@ def load_events(path: Path) -> list[TableEvent]:
     return out
 
 
+def truth_events(truth: dict[str, Any]) -> list[TableEvent]:
+    """The table events of a truth file's contents (its human inputs left out)."""
+    return [e for e in (from_json(x) for x in truth.get("events", [])) if isinstance(e, TableEvent)]
+
+
 def evaluate_dir(folder: Path, truth_path: Path, tolerance: int = 3) -> dict[str, Any]:
     events_file = folder / "events.jsonl"
     if not events_file.is_file():
@@ -329,7 +334,7 @@ def evaluate_dir(folder: Path, truth_path: Path, tolerance: int = 3) -> dict[str
     except (OSError, json.JSONDecodeError) as exc:
         raise UserError(f"cannot read the truth file {str(truth_path)!r}: {exc}") from None
     fps = float(truth.get("fps", 30.0))
-    true_events = [e for e in (from_json(x) for x in truth.get("events", [])) if isinstance(e, TableEvent)]
+    true_events = truth_events(truth)
     detected = load_events(events_file)
     per_type, _ = match_events(detected, true_events, fps, tolerance)
     first, shots = first_contact_accuracy(detected, true_events, fps, tolerance)

@@ -551,7 +551,7 @@ class Tracker:
                         # as a smear still beside the cue.)
                         # Of two readings of its label, one joined to an arm or a cue comes second.
                         cost = dist + (self.label_penalty_mm if d.joined else 0.0)
-                        if lost_at_rest and self._fast_reach(d, rolling, dt):
+                        if lost_at_rest and self._reachers(d, rolling, dt):
                             nudged.append((cost, i, j))  # see *struck, not nudged*
                         else:
                             jump.append((cost, i, j))
@@ -574,14 +574,10 @@ class Tracker:
         """How far from where ``s`` is or will be a reading may lie and be its own (see ``gate_mm``)."""
         return self.gate_mm + self.gate_speed * math.hypot(s.vx, s.vy) * dt
 
-    def _fast_reach(self, d: Detection, rolling: list[_State], dt: float) -> bool:
-        """Is ``d`` within the motion gate of an object rolling fast a frame ago (where it was or
-        where its motion puts it)? See *struck, not nudged*."""
-        return bool(self._reachers(d, rolling, dt))
-
     def _reachers(self, d: Detection, rolling: list[_State], dt: float) -> list[tuple[float, _State]]:
         """The objects rolling fast a frame ago that have ``d`` within their motion gate, each with
-        its distance to ``d`` (from where it was or where its motion puts it)."""
+        its distance to ``d`` (from where it was or where its motion puts it). See *struck, not
+        nudged*."""
         assert d.x_mm is not None and d.y_mm is not None
         out: list[tuple[float, _State]] = []
         for o in rolling:
