@@ -307,6 +307,11 @@ class ObjectFinder:
         self.streaks = self._streaks(labels, crowded, found_circles, unfilled)
         return self._beside_masses(found_circles, support, labels, whole)
 
+    def beside_masses(self, circles: list[Circle], support: U8) -> list[Circle]:
+        """``circles`` (found in the last :meth:`find` or since) marked joined beside a mass of
+        change they leave unexplained; see :meth:`_beside_masses`."""
+        return self._beside_masses(circles, support, self.labels, [])
+
     def _beside_masses(self, circles: list[Circle], support: U8, labels: I32, whole: list[Piece]) -> list[Circle]:
         """``circles`` with those beside a mass of change they leave unexplained marked joined
         (``join_gap``, ``join_left``). A piece that is one object (a smeared ball's whole

@@ -74,6 +74,7 @@ from tableref.vision.video_identity import (
 )
 from tableref.vision.video_pins import PinParams, PinWatcher
 from tableref.vision.video_prints import PrintParams, PrintWatcher
+from tableref.vision.video_tint import TintParams, tinted
 
 U8 = NDArray[np.uint8]
 F64 = NDArray[np.float64]
@@ -101,6 +102,10 @@ class VideoParams:
     * ``shading``: brightness change (either way) that counts as *something changed* when a
       strong circle is checked for support: a ball of the cloth's own colour differs from the
       cloth only by its shading (a darker rim, a highlight).
+    * ``tint``: a ball of the cloth's own colour whose outline is too weak for the Hough votes is
+      taken by the hue of its whole disc against the cloth around it
+      (:mod:`tableref.vision.video_tint`): on the first frame in any piece of change no found
+      object explains, later where an object at rest or rolling slowly was seen a moment ago.
     * ``update_every``: frames between background updates (the light changes slowly; updating
       less often saves time).
     * ``memory``: weight of an object's past colour evidence against this frame's (0: no memory),
@@ -203,6 +208,7 @@ class VideoParams:
     pins: PinParams = field(default_factory=PinParams)
     prints: PrintParams = field(default_factory=PrintParams)
     cast: CastParams = field(default_factory=CastParams)
+    tint: TintParams = field(default_factory=TintParams)
     update_every: int = 3
     memory: tuple[tuple[str, float], ...] = (("pool", 0.8), ("bar-billiards", 0.35), ("carrom", 0.6))
     memory_gate: float = 4.0
@@ -329,6 +335,9 @@ class VideoDetector:
         first.trust_clean_cloth(work, cv2.bitwise_and(clothlike, view.surface_mask))
         fg, k0, changed = self._changes(first, work)
         found = self._start_finder.find(fg, image, changed)
+        tint = tinted(self._start_finder, image, fg, changed, found, seek=True, params=self.p.tint, fixed=self._fixed())
+        if tint:
+            found += self._start_finder.beside_masses(found + tint, changed)[len(found):]
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -470,6 +479,7 @@ class VideoDetector:
         circles = self._drop_ghosts(work, circles, bg)
         circles = self._plausible_smears(circles)
         circles = [c for c in circles if c.kind == "single" or not self._over_hole(c)]
+        circles += self._tinted(image, fg, changed, circles, start_found)
         circles += self._lost_streaks(finder.streaks, circles, fg)
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg, changed)
@@ -589,6 +599,43 @@ class VideoDetector:
         """Pixels that no object covers now, nor its shadow: no found object, no recent one (the
         background learns them only where they also stay still, see ``Background.reveal``)."""
         return np.asarray(cv2.bitwise_not(discs), dtype=np.uint8)
+
+    def _tinted(self, image: U8, fg: U8, changed: U8, circles: list[Circle],
+                start_found: list[tuple[float, float]]) -> list[Circle]:
+        """Balls of the cloth's own colour told by their disc (``VideoParams.tint``) where an
+        object at rest or rolling slowly was seen a moment ago.
+
+        Not where a smear now leaves that place: the object was struck this frame, and what lies
+        there is the cue's tip (bar billiards, seed 1701: the tip where the red had rested was
+        kept as a ball, and the white took its name; traced before ``TintParams.most``, which
+        alone now refuses that tip on the six clips tried: this stays as a second guard). Those found beside a mass of change that
+        nothing explains (an arm, a cue) are marked joined, like any other circle."""
+        finder = self._finder
+        assert finder is not None
+        if not self._memos:
+            slow = [(x, y, 0.85 * self._r_at(x, y)) for x, y in start_found]
+        else:
+            smears = [c for c in circles + finder.streaks if c.kind in SMEARED]
+            reach = 0.5 * self.p.circles.max_blur + 1.0
+            slow = [(m.x + m.vx, m.y + m.vy, (0.85 + 0.5 * m.age) * m.r + math.hypot(m.vx, m.vy))
+                    for m in self._memos if m.age <= self.p.lost_frames and not m.hidden
+                    and math.hypot(m.vx, m.vy) < m.r
+                    and not any(math.hypot(c.x - m.x, c.y - m.y) < reach * m.r for c in smears)]
+        found = tinted(finder, image, fg, changed, circles, keep=slow, params=self.p.tint, fixed=self._fixed())
+        if not found:
+            return found
+        return finder.beside_masses(circles + found, changed)[len(circles):]
+
+    def _fixed(self) -> list[tuple[float, float, float]]:
+        """The table's fixed round features (x, y, radius; work px)."""
+        assert self.view is not None
+        return [(sd.x, sd.y, sd.radius) for sd in self.view.statics]
+
+    def _r_at(self, x: float, y: float) -> float:
+        """The expected radius (work px) at work pixel (``x``, ``y``)."""
+        assert self.view is not None
+        rm = self.view.radius_map
+        return float(rm[min(rm.shape[0] - 1, max(0, int(y))), min(rm.shape[1] - 1, max(0, int(x)))])
 
     def _over_hole(self, c: Circle) -> bool:
         """A circle centred well inside a hole or pocket is its rim (or a pin lying over it), not

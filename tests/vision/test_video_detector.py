@@ -917,3 +917,31 @@ def test_where_a_ball_rested_a_frame_ago_its_faint_outline_needs_fewer_votes_tha
     first, second = asked[0], asked[-1]
     assert first[1] == p.start_faint_votes  # the first frame: every circle needs the start's votes
     assert second[0] > 0 and second[1] == p.known_faint_votes
+
+
+def test_a_blue_2_on_a_blue_cloth_is_found_on_the_first_frame_and_kept_while_it_rests(tmp_path: Any) -> None:
+    """Up and Down, seed 2101 (scratch): through the video codec the blue 2 on the blue cloth
+    shows only its number and a 1.36-vote outline. Missed on the first frame, it was learned as
+    cloth and the cue ball's first contact with it was never seen. Its whole disc differs in hue
+    from the cloth around it (``VideoParams.tint``); without that test it is not found at all."""
+    from tableref.simulator.video import VideoWriter, read_frames
+    from tableref.vision.video_tint import TintParams
+
+    scene = Scene("up-and-down", "scratch", 2101)
+    frames = scene.sim.frames[:4]
+    images = [scene.renderer.render(f) for f in frames]
+    h, w = images[0].shape[:2]
+    with VideoWriter(tmp_path / "clip.mp4", 30.0, w, h) as writer:
+        for image in images:
+            writer.write(image)
+    coded = read_frames(tmp_path / "clip.mp4")
+    two = next(o for o in on_cloth(frames[0]) if o.id == "ball-2")
+    x, y = scene.mapping.to_image([(two.x, two.y)])[0]
+
+    def twos(params: VideoParams) -> list[list[str]]:
+        detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
+        return [[d.label for d in detector.detect(image) if math.hypot(d.x - x, d.y - y) < 0.5 * d.radius]
+                for image in coded]
+
+    assert twos(VideoParams()) == [["ball-2"]] * len(coded)
+    assert twos(VideoParams(tint=TintParams(chroma=1e9))) == [[]] * len(coded)
