@@ -337,7 +337,7 @@ class VideoDetector:
         found = self._start_finder.find(fg, image, changed)
         tint = tinted(self._start_finder, image, fg, changed, found, seek=True, params=self.p.tint, fixed=self._fixed())
         if tint:
-            found += self._start_finder.beside_masses(found + tint, changed)[len(found):]
+            found += [c for c in self._start_finder.beside_masses(found + tint, fg)[len(found):] if not c.joined]
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -603,13 +603,18 @@ class VideoDetector:
     def _tinted(self, image: U8, fg: U8, changed: U8, circles: list[Circle],
                 start_found: list[tuple[float, float]]) -> list[Circle]:
         """Balls of the cloth's own colour told by their disc (``VideoParams.tint``) where an
-        object at rest or rolling slowly was seen a moment ago.
+        object at rest or rolling slowly was seen a moment ago, or lies hidden under an arm.
 
         Not where a smear now leaves that place: the object was struck this frame, and what lies
         there is the cue's tip (bar billiards, seed 1701: the tip where the red had rested was
         kept as a ball, and the white took its name; traced before ``TintParams.most``, which
-        alone now refuses that tip on the six clips tried: this stays as a second guard). Those found beside a mass of change that
-        nothing explains (an arm, a cue) are marked joined, like any other circle."""
+        alone now refuses that tip on the six clips tried: this stays as a second guard). Nor
+        one beside a mass of change that nothing explains (an arm, a hand): a disc this weak
+        there is as likely a fingertip (carrom seed 2302, break: the finger that flicked the
+        striker too fast for a smear was kept as the striker, and a man took the shot's start).
+        A hidden object is looked for again at its place once the arm has gone. (On the first
+        frame the masses are the foreground's instead: there the change from the cloth estimate
+        holds the light's own gradients, one piece round every ball.)"""
         finder = self._finder
         assert finder is not None
         if not self._memos:
@@ -617,14 +622,13 @@ class VideoDetector:
         else:
             smears = [c for c in circles + finder.streaks if c.kind in SMEARED]
             reach = 0.5 * self.p.circles.max_blur + 1.0
-            slow = [(m.x + m.vx, m.y + m.vy, (0.85 + 0.5 * m.age) * m.r + math.hypot(m.vx, m.vy))
-                    for m in self._memos if m.age <= self.p.lost_frames and not m.hidden
-                    and math.hypot(m.vx, m.vy) < m.r
+            slow = [(m.x + m.vx, m.y + m.vy, (0.85 + 0.5 * min(m.age, self.p.lost_frames)) * m.r + math.hypot(m.vx, m.vy))
+                    for m in self._memos if math.hypot(m.vx, m.vy) < m.r
                     and not any(math.hypot(c.x - m.x, c.y - m.y) < reach * m.r for c in smears)]
         found = tinted(finder, image, fg, changed, circles, keep=slow, params=self.p.tint, fixed=self._fixed())
         if not found:
             return found
-        return finder.beside_masses(circles + found, changed)[len(circles):]
+        return [c for c in finder.beside_masses(circles + found, changed)[len(circles):] if not c.joined]
 
     def _fixed(self) -> list[tuple[float, float, float]]:
         """The table's fixed round features (x, y, radius; work px)."""
