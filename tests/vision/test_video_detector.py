@@ -919,22 +919,29 @@ def test_where_a_ball_rested_a_frame_ago_its_faint_outline_needs_fewer_votes_tha
     assert second[0] > 0 and second[1] == p.known_faint_votes
 
 
+def _through_codec(scene: Scene, frames: list[FrameState], folder: Any) -> list[np.ndarray]:
+    """The rendered frames as a camera's stream delivers them: through the clips' video codec,
+    which blurs a faint outline that the raw render keeps."""
+    from tableref.simulator.video import VideoWriter, read_frames
+
+    images = [scene.renderer.render(f) for f in frames]
+    h, w = images[0].shape[:2]
+    with VideoWriter(folder / "clip.mp4", 30.0, w, h) as writer:
+        for image in images:
+            writer.write(image)
+    return read_frames(folder / "clip.mp4")
+
+
 def test_a_blue_2_on_a_blue_cloth_is_found_on_the_first_frame_and_kept_while_it_rests(tmp_path: Any) -> None:
     """Up and Down, seed 2101 (scratch): through the video codec the blue 2 on the blue cloth
     shows only its number and a 1.36-vote outline. Missed on the first frame, it was learned as
     cloth and the cue ball's first contact with it was never seen. Its whole disc differs in hue
     from the cloth around it (``VideoParams.tint``); without that test it is not found at all."""
-    from tableref.simulator.video import VideoWriter, read_frames
     from tableref.vision.video_tint import TintParams
 
     scene = Scene("up-and-down", "scratch", 2101)
     frames = scene.sim.frames[:4]
-    images = [scene.renderer.render(f) for f in frames]
-    h, w = images[0].shape[:2]
-    with VideoWriter(tmp_path / "clip.mp4", 30.0, w, h) as writer:
-        for image in images:
-            writer.write(image)
-    coded = read_frames(tmp_path / "clip.mp4")
+    coded = _through_codec(scene, frames, tmp_path)
     two = next(o for o in on_cloth(frames[0]) if o.id == "ball-2")
     x, y = scene.mapping.to_image([(two.x, two.y)])[0]
 
@@ -953,17 +960,11 @@ def test_the_finger_that_flicked_the_striker_is_not_kept_as_the_striker(tmp_path
     as a ball of the cloth's colour does) was kept as the striker by its disc (``VideoParams.tint``);
     a man then took the shot's start. A disc that weak beside a mass of change (the hand) is
     not kept; without the join test it is."""
-    from tableref.simulator.video import VideoWriter, read_frames
     from tableref.vision import video_balls
 
     scene = Scene("carroms", "break", 2302)
     frames = scene.sim.frames[:97]
-    images = [scene.renderer.render(f) for f in frames]
-    h, w = images[0].shape[:2]
-    with VideoWriter(tmp_path / "clip.mp4", 30.0, w, h) as writer:
-        for image in images:
-            writer.write(image)
-    coded = read_frames(tmp_path / "clip.mp4")
+    coded = _through_codec(scene, frames, tmp_path)
     striker = next(o for o in on_cloth(frames[92]) if o.id == "striker")
     assert all(o.id != "striker" or math.hypot(o.x - striker.x, o.y - striker.y) > 100 for o in frames[94].objects)
     x, y = scene.mapping.to_image([(striker.x, striker.y)])[0]
