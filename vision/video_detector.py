@@ -105,7 +105,8 @@ class VideoParams:
     * ``tint``: a ball of the cloth's own colour whose outline is too weak for the Hough votes is
       taken by the hue of its whole disc against the cloth around it
       (:mod:`tableref.vision.video_tint`): on the first frame in any piece of change no found
-      object explains, later where an object at rest or rolling slowly was seen a moment ago.
+      object explains, later where an object at rest or rolling slowly was seen a moment ago or
+      lies hidden under an arm.
     * ``update_every``: frames between background updates (the light changes slowly; updating
       less often saves time).
     * ``memory``: weight of an object's past colour evidence against this frame's (0: no memory),

@@ -15,12 +15,14 @@ ball is already likely:
 
 * on the first frame, at the best weak circles of every ball-sized piece of change from the empty
   table that no found object explains (*seek*);
-* later, where an object was found a frame ago at rest and no circle explains it now (*keep*).
+* later, where an object at rest or rolling slowly was seen in the last few frames, or lies
+  hidden under an arm, and no circle explains it now (*keep*).
 
 Over the 160 pool clips of seeds 1601-2202 the first frame's candidates on real balls had a
 median-colour difference of 12 to 43 (sum of the three 0-255 channels), those on shadows and bare
-cloth at most 8.4; none of the carrom or bar-billiards candidates away from the table's fixed
-features reached 7. The limit also rises with the ring's own spread, for a cloth with texture.
+cloth at most 8.4; carrom candidates reached at most 6.8, bar-billiards ones up to 216 on the
+pins' feet and 15 beside them (which is why the table's fixed features are left out). The limit
+also rises with the ring's own spread, for a cloth with texture.
 """
 
 from __future__ import annotations
