@@ -307,6 +307,11 @@ class ObjectFinder:
         self.streaks = self._streaks(labels, crowded, found_circles, unfilled)
         return self._beside_masses(found_circles, support, labels, whole)
 
+    def radius_at(self, x: float, y: float) -> float:
+        """The expected radius (work px) at work pixel (``x``, ``y``), clipped to the map."""
+        h, w = self.radius_map.shape[:2]
+        return float(self.radius_map[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))])
+
     def beside_masses(self, circles: list[Circle], support: U8) -> list[Circle]:
         """``circles`` (found in the last :meth:`find` or since) marked joined beside a mass of
         change they leave unexplained; see :meth:`_beside_masses`."""

@@ -336,9 +336,8 @@ class VideoDetector:
         first.trust_clean_cloth(work, cv2.bitwise_and(clothlike, view.surface_mask))
         fg, k0, changed = self._changes(first, work)
         found = self._start_finder.find(fg, image, changed)
-        tint = tinted(self._start_finder, image, fg, changed, found, seek=True, params=self.p.tint, fixed=self._fixed())
-        if tint:
-            found += [c for c in self._start_finder.beside_masses(found + tint, fg)[len(found):] if not c.joined]
+        found += tinted(self._start_finder, image, fg, changed, found, seek=True, params=self.p.tint,
+                        fixed=self._fixed(), masses=fg)
         prints = [sd for sd in view.statics if sd.kind == "print"]
         self._prints = PrintWatcher(prints, self.p.prints) if prints else None
         occupied: list[str] = []
@@ -619,28 +618,19 @@ class VideoDetector:
         finder = self._finder
         assert finder is not None
         if not self._memos:
-            slow = [(x, y, 0.85 * self._r_at(x, y)) for x, y in start_found]
+            slow = [(x, y, 0.85 * finder.radius_at(x, y)) for x, y in start_found]
         else:
             smears = [c for c in circles + finder.streaks if c.kind in SMEARED]
             reach = 0.5 * self.p.circles.max_blur + 1.0
             slow = [(m.x + m.vx, m.y + m.vy, (0.85 + 0.5 * min(m.age, self.p.lost_frames)) * m.r + math.hypot(m.vx, m.vy))
                     for m in self._memos if math.hypot(m.vx, m.vy) < m.r
                     and not any(math.hypot(c.x - m.x, c.y - m.y) < reach * m.r for c in smears)]
-        found = tinted(finder, image, fg, changed, circles, keep=slow, params=self.p.tint, fixed=self._fixed())
-        if not found:
-            return found
-        return [c for c in finder.beside_masses(circles + found, changed)[len(circles):] if not c.joined]
+        return tinted(finder, image, fg, changed, circles, keep=slow, params=self.p.tint, fixed=self._fixed())
 
     def _fixed(self) -> list[tuple[float, float, float]]:
         """The table's fixed round features (x, y, radius; work px)."""
         assert self.view is not None
         return [(sd.x, sd.y, sd.radius) for sd in self.view.statics]
-
-    def _r_at(self, x: float, y: float) -> float:
-        """The expected radius (work px) at work pixel (``x``, ``y``)."""
-        assert self.view is not None
-        rm = self.view.radius_map
-        return float(rm[min(rm.shape[0] - 1, max(0, int(y))), min(rm.shape[1] - 1, max(0, int(x)))])
 
     def _over_hole(self, c: Circle) -> bool:
         """A circle centred well inside a hole or pocket is its rim (or a pin lying over it), not

@@ -106,10 +106,15 @@ def disc_contrast(image: U8, fx: float, fy: float, rf: float) -> DiscLook:
 
 def tinted(finder: ObjectFinder, image: U8, mask: U8, changed: U8, circles: Sequence[Circle],
            keep: Sequence[tuple[float, float, float]] = (), seek: bool = False,
-           params: TintParams | None = None, fixed: Sequence[tuple[float, float, float]] = ()) -> list[Circle]:
+           params: TintParams | None = None, fixed: Sequence[tuple[float, float, float]] = (),
+           masses: U8 | None = None) -> list[Circle]:
     """Balls of the cloth's colour that ``circles`` (work px) leave out: within ``keep``'s reach
     (x, y, reach: where an object seen a moment ago should be now) and, with ``seek``, in pieces
     of ``changed`` (0/255, work px).
+
+    None is kept that the join test (:meth:`ObjectFinder.beside_masses`, on ``masses``, else
+    ``changed``) puts beside a mass of change nothing explains: a disc this weak beside a hand
+    is as likely a fingertip as a ball.
 
     Like any circle of a crowded piece, one judged by its disc must explain its surroundings: a
     ring of foreground that no found object accounts for (``CircleParams.max_unexplained``) is
@@ -124,9 +129,6 @@ def tinted(finder: ObjectFinder, image: U8, mask: U8, changed: U8, circles: Sequ
     s, bx, by = finder.scale, finder.box[0], finder.box[1]
     found = list(circles)
     out: list[Circle] = []
-
-    def radius_at(x: float, y: float) -> float:
-        return float(finder.radius_map[min(h - 1, max(0, int(y))), min(w - 1, max(0, int(x)))])
 
     def free(x: float, y: float, r: float) -> bool:
         return not any(math.hypot(c.x - x, c.y - y) < 0.8 * (r + c.r * c.size) for c in found + out) \
@@ -155,7 +157,7 @@ def tinted(finder: ObjectFinder, image: U8, mask: U8, changed: U8, circles: Sequ
             out.append(Circle(x, y, r, 1.0, cover, 0.0, "crowd"))
 
     for kx, ky, reach in keep:
-        r = radius_at(kx, ky)
+        r = finder.radius_at(kx, ky)
         if not free(kx, ky, r):
             continue
         g = int(math.ceil(0.45 * r + reach))
@@ -169,10 +171,13 @@ def tinted(finder: ObjectFinder, image: U8, mask: U8, changed: U8, circles: Sequ
         n, labels, stats, cents = cv2.connectedComponentsWithStats(changed, connectivity=8)
         for i in range(1, n):
             x0, y0, bw, bh, area = (int(v) for v in stats[i])
-            r = radius_at(float(cents[i][0]), float(cents[i][1]))
+            r = finder.radius_at(float(cents[i][0]), float(cents[i][1]))
             disc = math.pi * r * r
             if not p.piece[0] * disc <= area <= p.piece[1] * disc:
                 continue
             own = labels[y0:y0 + bh, x0:x0 + bw] == i
             judge(finder._hough(image, own, x0, y0, r, min_votes=p.votes), r)
-    return out
+    if not out:
+        return out
+    joined = finder.beside_masses(found + out, changed if masses is None else masses)[len(found):]
+    return [c for c in joined if not c.joined]
