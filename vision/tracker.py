@@ -274,7 +274,9 @@ class Tracker:
       (within ``stay`` of where it rests) and whose label it could be misread as. So does one
       struck from its rest while unseen (``struck_path_s``): its speed over the gap is a
       fraction of its speed since the strike (a break's cue ball lost for a frame, seen 220 mm
-      on, then 270 mm further).
+      on, then 270 mm further). Its next move, a whole frame's, is its velocity then, not averaged
+      with the launch's fraction (the striker's 131 mm averaged with its 28 mm left it short of
+      its next reading by more than its reach).
     * *strayed* (no parameter of its own): a one-of-a-kind object (the striker, the queen, the
       red) seen ``lost_steady`` frames in a row and then lost in motion, rolling fast or
       vanishing from a bare place at rest (struck too fast to be seen), away from any hole, is
@@ -780,6 +782,9 @@ class Tracker:
                         mvx, mvy = fx * shrink, fy * shrink
                     s.vx, s.vy = bvx, bvy
             s.steady_roll = _agree(s.vx, s.vy, mvx, mvy)
+            # the velocity of a launch was a fraction of a frame's move (see *launched*): the first
+            # whole frame's move replaces it rather than being averaged with it
+            a = 1.0 if s.launched and s.status != TrackStatus.MISSING else a
             s.launched = s.status != TrackStatus.MISSING and math.hypot(s.vx, s.vy) < self.roll_speed_mm_s \
                 and math.hypot(mvx, mvy) >= self.jump_speed_mm_s
             if s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s \

@@ -447,6 +447,24 @@ def test_a_break_cue_ball_struck_while_unseen_is_followed_down_its_line() -> Non
     assert cue.status is TrackStatus.VISIBLE and (cue.x, cue.y) == (904, 600)
 
 
+def test_a_flicked_striker_is_followed_at_the_speed_of_its_first_whole_frame() -> None:
+    """Carrom, seed 1901 (a man knocked off the board): the striker flicked from its baseline
+    showed 28 mm in the frame it was struck (a launch, a fraction of a frame's move), then 131 mm,
+    then 252 mm. Averaged with the launch, its velocity put it 155 mm short of the third reading,
+    beyond its reach, and it was lost just before it struck the man; the first whole frame's move
+    is its speed."""
+    tracker = Tracker(load_table("carrom"))
+    for i in range(10):
+        tracker.update([Detection("striker", "striker", 0, 0, 14.0, 0.9, x_mm=290, y_mm=622)], i / FPS, i)
+    path = [(293, 623), (310, 601), (407, 512), (593, 341)]
+    out = None
+    for k, (x, y) in enumerate(path, start=10):
+        out = tracker.update([Detection("striker", "striker", 0, 0, 14.0, 0.9, x_mm=x, y_mm=y)], k / FPS, k)
+    assert out is not None
+    striker = next(tr for tr in out.tracks if tr.id == "striker")
+    assert striker.status is TrackStatus.VISIBLE and (striker.x, striker.y) == (593, 341)
+
+
 def test_a_long_smear_read_twice_is_not_a_second_ball() -> None:
     """The same break: the cue ball's smear at 8 m/s was read at 904 mm and again 214 mm further
     on; the second reading became a ball of its own and "hit" the cue ball. Nothing new appears
