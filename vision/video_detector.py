@@ -177,6 +177,17 @@ class VideoParams:
       a longer cover; the cost is that a capsule (a finger) where a covered ball was is taken for it.
       The same share tells the tracker a place is covered (:meth:`VideoDetector.covered`) and says
       that a ball already missed is under an arm rather than smeared (``_lost_streaks``).
+    * ``still_blur`` and ``still_blur_length``: a capsule found where none is remembered is
+      still taken for a ball when a capsule was found within ``still_blur`` radii of it on the
+      last frame read, its straight part is at most ``still_blur_length`` radii long, and it is
+      not joined to a mass of change. A smear moves with its ball, and a ball at rest whose
+      outline takes in its own shadow (a dark ball under a low light: the red 3 on a dark cloth
+      in Colors seed 2302, a capsule 1.1 radii long) reads as the same short capsule frame after
+      frame; without it that ball was never seen, and the cue's ferrule following the cue ball
+      through took its number. A cue laid still on the cloth while the player aims, its shaft
+      too thin to join it to the arm, is a still capsule too, but a long one (7 radii, bar
+      billiards seed 1602). Larger ``still_blur`` accepts a capsule that crept; a longer
+      ``still_blur_length`` accepts more of a cue's end.
     * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
       have its size read. Only size tells the striker from a white man, and a moving piece is
       blurred by its own motion over the exposure: the light striker's faint blurred rim on a
@@ -218,6 +229,8 @@ class VideoParams:
     hidden_frames: int = 150
     hidden_cover: float = 0.5
     size_still: float = 0.5
+    still_blur: float = 0.35
+    still_blur_length: float = 1.5
     colour_cost: float = 4.0
     solid_after: int = 12
     stripe_undone: int = 12
@@ -305,6 +318,7 @@ class VideoDetector:
         #: (see _read), its pins, foreground and shading, and whether every object was still
         self._last: _Reading | None = None
         self._quiet_run = 0
+        self._loose_blurs: list[tuple[float, float]] = []  # capsules no memory explained, last frame
         self._cast = LightCast(self.p.cast)  # the light's colour (pool: hues name the balls)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -641,7 +655,10 @@ class VideoDetector:
 
     def _plausible_smears(self, circles: list[Circle]) -> list[Circle]:
         """A smeared ball comes from somewhere: a capsule is taken for a moving ball only near a
-        ball seen in the last frames (a finger or a cue end is capsule-shaped too)."""
+        ball seen in the last frames (a finger or a cue end is capsule-shaped too), or where a
+        free capsule lay on the last frame (a ball at rest joined to its shadow; see
+        ``VideoParams.still_blur``)."""
+        before, self._loose_blurs = self._loose_blurs, []
         if not any(c.kind == "blur" for c in circles):
             return circles
         out = []
@@ -649,7 +666,11 @@ class VideoDetector:
             if c.kind == "blur":
                 reach = (0.5 * self.p.circles.max_blur + 3.0) * c.r
                 if not any(math.hypot(c.x - m.x, c.y - m.y) < reach * (1 + 0.5 * m.age) for m in self._memos):
-                    continue
+                    if c.joined or c.length > self.p.still_blur_length:
+                        continue
+                    self._loose_blurs.append((c.x, c.y))
+                    if not any(math.hypot(c.x - x, c.y - y) < self.p.still_blur * c.r for x, y in before):
+                        continue
             out.append(c)
         return out
 

@@ -981,3 +981,45 @@ def test_the_finger_that_flicked_the_striker_is_not_kept_as_the_striker(tmp_path
         assert at_rest_place() != [[], [], []]
     finally:
         video_balls.ObjectFinder.beside_masses = join  # type: ignore[method-assign]
+
+
+def test_a_dark_ball_joined_to_its_own_shadow_is_seen_where_it_rests(tmp_path: Any) -> None:
+    """Colors, seed 2302 (miss short): under a low light the red 3 on the dark cloth is found
+    as one piece with its shadow, a capsule 1.1 radii long, and a capsule away from every
+    remembered ball is taken for a finger or a cue's end. It was never seen, and the cue's
+    ferrule following the cue ball through was read as the 3 and "hit" by it. The same short
+    capsule in the same place on the next frame read is a ball at rest
+    (``VideoParams.still_blur``); without that it is never found."""
+    scene = Scene("colors", "miss-short", 2302)
+    frames = scene.sim.frames[:3]
+    coded = _through_codec(scene, frames, tmp_path)
+    three = next(o for o in on_cloth(frames[0]) if o.id == "ball-3")
+    x, y = scene.mapping.to_image([(three.x, three.y)])[0]
+
+    def threes(params: VideoParams) -> list[list[str]]:
+        detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
+        return [[d.label for d in detector.detect(image) if math.hypot(d.x - x, d.y - y) < 0.5 * d.radius]
+                for image in coded]
+
+    assert threes(VideoParams(quiet_max=0)) == [[], ["ball-3"], ["ball-3"]]
+    assert threes(VideoParams(quiet_max=0, still_blur=0.0)) == [[], [], []]
+
+
+def test_a_cue_laid_still_on_the_cloth_is_not_a_ball_at_rest() -> None:
+    """Bar billiards, seed 1602 (potting visit): the cue laid on the cloth while the player aims,
+    its shaft too thin to join its end to the arm, is a still capsule too, but a long one (7
+    radii); taken for a ball, it "left the table" when the player lifted it. Only a short still
+    capsule is a ball with its shadow (``VideoParams.still_blur_length``)."""
+    from tableref.vision.video_balls import Circle
+
+    scene = Scene("bar-billiards", "potting-visit", 1602)
+    detector = VideoDetector(scene.sim.table, scene.mapping)
+
+    def kept(length: float) -> list[int]:
+        capsule = Circle(30.0, 40.0, 4.0, 1.0, 1.0, 0.0, "blur", 1.0, length=length)
+        return [len(detector._plausible_smears([capsule])) for _ in range(2)]
+
+    assert kept(1.1) == [0, 1]  # found again where it lay: a ball at rest
+    assert kept(7.0) == [0, 0]
+    held = Circle(30.0, 40.0, 4.0, 1.0, 1.0, 0.0, "blur", 1.0, joined=True, length=1.1)  # in a hand
+    assert [detector._plausible_smears([held]) for _ in range(2)] == [[], []]
