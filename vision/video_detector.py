@@ -177,6 +177,12 @@ class VideoParams:
       a longer cover; the cost is that a capsule (a finger) where a covered ball was is taken for it.
       The same share tells the tracker a place is covered (:meth:`VideoDetector.covered`) and says
       that a ball already missed is under an arm rather than smeared (``_lost_streaks``).
+    * ``roll_share``: an object moving at least this share of its radius a frame is rolling, for
+      the search of a smear of a ball lost at rest (``_lost_faint``): lost while another object
+      rolled, the shot was under way, and a ball lost at rest that no fast object came near was
+      not struck.
+      Lower counts a creeping ball as a shot under way (a struck ball's smear is then not looked
+      for); higher lets a slow roll pass for a still table.
     * ``still_blur`` and ``still_blur_length``: a capsule found where none is remembered is
       still taken for a ball when a capsule was found within ``still_blur`` radii of it on the
       last frame read, its straight part is at most ``still_blur_length`` radii long, and it is
@@ -230,6 +236,7 @@ class VideoParams:
     hidden_cover: float = 0.5
     size_still: float = 0.5
     still_blur: float = 0.35
+    roll_share: float = 0.25
     still_blur_length: float = 1.5
     colour_cost: float = 4.0
     solid_after: int = 12
@@ -266,6 +273,7 @@ class _Memo:
     reached: bool = False  # a fast object came within hitting reach of it since it was last seen
     solid_run: int = 0  # pool: sightings in a row that read a solid clearly (``stripe_undone``)
     launched: bool = False  # its last sighting was its first move from rest, or faster still (``launch_reach``)
+    in_play: bool = False  # lost while another object was rolling (see ``VideoParams.roll_share``)
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -687,9 +695,21 @@ class VideoDetector:
         def near_fixed(x: float, y: float, r: float) -> bool:
             return any(math.hypot(x - sd.x, y - sd.y) < sd.radius + 3.0 * r for sd in fixed)
 
+        # A ball lost at rest is looked for only if something could have struck it: a fast object
+        # came within reach of it, or nothing else was rolling when it was lost (the cue ball,
+        # struck from rest, is the first thing to move). Lost at rest while the shot was under
+        # way, with nothing near it since, it is under the arm that covers it, and the cue's end
+        # following through, its axis pointing back across that arm, is no smear of it (Colors
+        # seed 2302: the ferrule behind the rolling cue ball was read as the 3 hidden under the
+        # bridge arm, and "hit" by it).
+        fast = self._fast()
+
+        def may_be_struck(m: _Memo) -> bool:
+            return not m.still or not m.in_play or m.reached or bool(fast and _hitters(m, fast))
+
         lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)
-                and not near_fixed(m.x, m.y, m.r)]
+                and not near_fixed(m.x, m.y, m.r) and may_be_struck(m)]
         if not lost:
             return []
         taken = np.zeros(changed.shape, np.uint8)
@@ -964,16 +984,18 @@ class VideoDetector:
         # in a break a ball struck from the rack leaves its place under the others' smears)
         busy = any(c.kind in SMEARED for c in circles) or \
             any(m.age == 0 and math.hypot(m.vx, m.vy) > m.r for m in self._memos)
+        rolling = [m for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) >= self.p.roll_share * m.r]
         for j, m in enumerate(self._memos):
             if j in used_j:
                 continue
             if m.age < self.p.lost_frames:
                 coast = m.unseen < 2
+                in_play = m.in_play if m.age > 0 else any(o is not m for o in rolling)
                 memos.append(_Memo(m.x + (m.vx if coast else 0.0), m.y + (m.vy if coast else 0.0),
                                    m.vx if coast else 0.0, m.vy if coast else 0.0, m.evidence, m.r, m.age + 1,
                                    m.stripe_views, m.solid_views, still=m.still, unseen=m.unseen + 1,
                                    seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j],
-                                   solid_run=m.solid_run, launched=m.launched))
+                                   solid_run=m.solid_run, launched=m.launched, in_play=in_play))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
                     _cover_left(fg, m, circles) >= self.p.hidden_cover:
                 # under the arm that covers its place

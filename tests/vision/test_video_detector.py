@@ -1023,3 +1023,25 @@ def test_a_cue_laid_still_on_the_cloth_is_not_a_ball_at_rest() -> None:
     assert kept(7.0) == [0, 0]
     held = Circle(30.0, 40.0, 4.0, 1.0, 1.0, 0.0, "blur", 1.0, joined=True, length=1.1)  # in a hand
     assert [detector._plausible_smears([held]) for _ in range(2)] == [[], []]
+
+
+def test_the_cue_end_behind_a_rolling_cue_ball_is_not_the_ball_hidden_under_the_arm(tmp_path: Any) -> None:
+    """Colors, seed 2302 (miss short): the 3 lies under the bridge arm while the cue ball rolls
+    away, and the cue's end following it through is a streak whose axis points back across the
+    arm to the 3's place, the look of a ball struck from rest. Lost at rest while the shot was
+    already under way, with nothing near it since, the 3 was not struck
+    (``VideoParams.roll_share``): no reading of it appears beside the cue ball. Without that the
+    ferrule is read as the 3 and "hit" by the cue ball it follows."""
+    scene = Scene("colors", "miss-short", 2302)
+    frames = scene.sim.frames[:68]
+    coded = _through_codec(scene, frames, tmp_path)
+    three = next(o for o in on_cloth(frames[0]) if o.id == "ball-3")
+    x, y = scene.mapping.to_image([(three.x, three.y)])[0]
+
+    def strays(params: VideoParams) -> int:
+        detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
+        found = [detector.detect(image) for image in coded]
+        return sum(d.label == "ball-3" and math.hypot(d.x - x, d.y - y) > 4.0 * d.radius for ds in found for d in ds)
+
+    assert strays(VideoParams()) == 0
+    assert strays(VideoParams(roll_share=1e9)) > 0
