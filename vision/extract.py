@@ -102,19 +102,29 @@ class EventExtractor:
         self._pending: _PendingStart | None = None
         #: id -> rest x, y and when last seen there, for a ball seen again after it was hidden at rest
         self._unhidden: dict[str, tuple[float, float, float]] = {}
+        #: id -> the ``placed`` event reported for it (a name it loses to a rename takes it along)
+        self._placed: dict[str, TableEvent] = {}
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
         t, frame = tracks.t, tracks.frame
+        # A track that took a free name is no new object: what was known under its old name is
+        # known under the new one, and only a placement reported under the old name (a striker
+        # put down and read as a man at first) is reported again under the right one.
+        placed_again: list[TableEvent] = []
         for a, b in tracks.renamed:
+            fresh = b not in self._prev and b not in self._rest_pos and b not in self._placed
             self._trade(a, b)
+            if fresh and b in self._placed:
+                self._placed[b] = replace(self._placed[b], objects=(b,))
+                placed_again.append(self._placed[b])
         if self._start_t is None:
             self._start_t = t
         self._frame_t[frame] = t
         if len(self._frame_t) > 600:
             for old in sorted(self._frame_t)[:-300]:
                 del self._frame_t[old]
-        events: list[TableEvent] = []
+        events: list[TableEvent] = placed_again
         balls = [tr for tr in tracks.tracks if not tr.group.startswith("pin")]
         pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
         visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
@@ -186,7 +196,7 @@ class EventExtractor:
             return b if x == a else a if x == b else x
 
         for d in (self._prev, self._rest_pos, self._off, self._anchor, self._smooth, self._hist, self._last_fast,
-                  self._rested, self._knocked, self._seen_at, self._unhidden,
+                  self._rested, self._knocked, self._seen_at, self._unhidden, self._placed,
                   *((self._pending.movers, self._pending.knocked, self._pending.before)
                     if self._pending is not None else ())):
             _swap_keys(d, a, b)
@@ -729,6 +739,7 @@ class EventExtractor:
                                          data={"from": [round(rest[0], 1), round(rest[1], 1)],
                                                "position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._rest_pos[tr.id] = (tr.x, tr.y)
+        self._placed.update((e.objects[0], e) for e in events if e.type is EventType.PLACED)
         return events
 
     def _on_cloth(self, tr: Track) -> bool:

@@ -106,7 +106,9 @@ class Tracks:
     frame: int
     tracks: tuple[Track, ...]
     #: Pairs of ids two tracks traded on this frame (two balls read the other way round from the
-    #: start, see ``Tracker``'s ``stay``): what was known of the first id now belongs to the second.
+    #: start, see ``Tracker``'s ``stay``), or a track's old and new name when it took a free one
+    #: (the 8 read as the 10 for its first second): what was known of the first id now belongs
+    #: to the second. No object appeared or left.
     renamed: tuple[tuple[str, str], ...] = ()
 
     def by_id(self) -> dict[str, Track]:
@@ -414,7 +416,8 @@ class Tracker:
     def _relabel(self) -> list[tuple[str, str]]:
         """Numbered objects (pool balls, red, queen, ...) take the label their votes agree on,
         when no other live track holds it: one misread frame never renames a ball for good. Two
-        whose votes name each other by ``TRADE_MARGIN`` trade names; the traded pairs are returned."""
+        whose votes name each other by ``TRADE_MARGIN`` trade names. The pairs traded, and those
+        of a track's old and new name, are returned (see :attr:`Tracks.renamed`)."""
         traded: list[tuple[str, str]] = []
         live = [s for s in self._tracks if s.confirmed and s.status in ALIVE]
         taken = {s.id for s in live}
@@ -438,6 +441,7 @@ class Tracker:
                 continue  # only lately read so: a free number is taken on all the readings
             taken.discard(s.id)
             holder.pop(s.id, None)
+            traded.append((s.id, label))  # the same object under its own name, not a new one
             s.id = label
             taken.add(label)
             holder[label] = s

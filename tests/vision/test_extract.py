@@ -634,3 +634,46 @@ def test_a_reading_inside_a_cushion_is_no_ball_placed_on_the_cloth_nor_potted() 
     frames = [[("ball-0", 900.0, 600.0)] for _ in range(40)]
     frames += [[("ball-0", 900.0, 600.0), ("ball-7", 494.0, 25.6)] for _ in range(20)]
     assert [e.type for e in _pool_run(frames) if "ball-7" in e.objects] == [EventType.PLACED]
+
+
+def _renamed_run(spec_name: str, frames: list[list[tuple[str, float, float]]]) -> tuple[list[TableEvent],
+                                                                                       list[tuple[str, str]]]:
+    from tableref.vision.detect import Detection
+
+    spec = load_table(spec_name)
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    renamed: list[tuple[str, str]] = []
+    for i, objects in enumerate(frames):
+        ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y)
+              for lab, x, y in objects]
+        tracks = tracker.update(ds, i / 30.0, i)
+        renamed += tracks.renamed
+        found += extractor.update(tracks)
+    return found, renamed
+
+
+def test_a_ball_that_takes_its_own_number_late_was_not_placed() -> None:
+    """Colors, seed 2302 (legal pot): the 8 by the top-right pocket read as the 10 for its
+    first second, then as the 8. Its track took the free number once all its readings agreed,
+    and the extractor, seeing a name it had not known, reported the 8 "placed" at the start of
+    the clip. A track that takes a free name is the same object (``Tracks.renamed``)."""
+    cue = ("ball-0", 1639.0, 580.0)
+    frames = [[cue, ("ball-10", 2420.0, 240.0)] for _ in range(30)] + \
+        [[cue, ("ball-8", 2420.0, 240.0)] for _ in range(60)]
+    found, renamed = _renamed_run("pool", frames)
+    assert renamed == [("ball-10", "ball-8")]
+    assert [e for e in found if e.type is EventType.PLACED] == []
+
+
+def test_a_striker_read_as_a_man_when_put_down_is_reported_placed_under_its_name() -> None:
+    """Carrom: the striker put down on the baseline is read as a white man for its first frames,
+    reported placed as that man, and then named the striker. What was placed was the striker:
+    the placement is reported again under its right name, dated as before."""
+    man = ("white", 370.0, 370.0)
+    frames = [[man] for _ in range(60)] + [[man, ("white", 290.0, 622.0)] for _ in range(6)] + \
+        [[man, ("striker", 290.0, 622.0)] for _ in range(40)]
+    found, renamed = _renamed_run("carrom", frames)
+    assert renamed == [("white-2", "striker")]
+    placed = [(e.objects, e.frame) for e in found if e.type is EventType.PLACED]
+    assert placed == [(("white-2",), 60), (("striker",), 60)]
