@@ -932,6 +932,15 @@ def _through_codec(scene: Scene, frames: list[FrameState], folder: Any) -> list[
     return read_frames(folder / "clip.mp4")
 
 
+def _read_on(scene: Scene, coded: list[np.ndarray], ball: str, params: VideoParams) -> list[list[str]]:
+    """Per frame, the labels the detector reads on ``ball``'s place on the first frame."""
+    obj = next(o for o in on_cloth(scene.sim.frames[0]) if o.id == ball)
+    x, y = scene.mapping.to_image([(obj.x, obj.y)])[0]
+    detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
+    return [[d.label for d in detector.detect(image) if math.hypot(d.x - x, d.y - y) < 0.5 * d.radius]
+            for image in coded]
+
+
 def test_a_blue_2_on_a_blue_cloth_is_found_on_the_first_frame_and_kept_while_it_rests(tmp_path: Any) -> None:
     """Up and Down, seed 2101 (scratch): through the video codec the blue 2 on the blue cloth
     shows only its number and a 1.36-vote outline. Missed on the first frame, it was learned as
@@ -940,18 +949,9 @@ def test_a_blue_2_on_a_blue_cloth_is_found_on_the_first_frame_and_kept_while_it_
     from tableref.vision.video_tint import TintParams
 
     scene = Scene("up-and-down", "scratch", 2101)
-    frames = scene.sim.frames[:4]
-    coded = _through_codec(scene, frames, tmp_path)
-    two = next(o for o in on_cloth(frames[0]) if o.id == "ball-2")
-    x, y = scene.mapping.to_image([(two.x, two.y)])[0]
-
-    def twos(params: VideoParams) -> list[list[str]]:
-        detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
-        return [[d.label for d in detector.detect(image) if math.hypot(d.x - x, d.y - y) < 0.5 * d.radius]
-                for image in coded]
-
-    assert twos(VideoParams()) == [["ball-2"]] * len(coded)
-    assert twos(VideoParams(tint=TintParams(chroma=1e9))) == [[]] * len(coded)
+    coded = _through_codec(scene, scene.sim.frames[:4], tmp_path)
+    assert _read_on(scene, coded, "ball-2", VideoParams()) == [["ball-2"]] * len(coded)
+    assert _read_on(scene, coded, "ball-2", VideoParams(tint=TintParams(chroma=1e9))) == [[]] * len(coded)
 
 
 def test_the_finger_that_flicked_the_striker_is_not_kept_as_the_striker(tmp_path: Any) -> None:
@@ -991,18 +991,9 @@ def test_a_dark_ball_joined_to_its_own_shadow_is_seen_where_it_rests(tmp_path: A
     capsule in the same place on the next frame read is a ball at rest
     (``VideoParams.still_blur``); without that it is never found."""
     scene = Scene("colors", "miss-short", 2302)
-    frames = scene.sim.frames[:3]
-    coded = _through_codec(scene, frames, tmp_path)
-    three = next(o for o in on_cloth(frames[0]) if o.id == "ball-3")
-    x, y = scene.mapping.to_image([(three.x, three.y)])[0]
-
-    def threes(params: VideoParams) -> list[list[str]]:
-        detector = VideoDetector(scene.sim.table, scene.mapping, params=params)
-        return [[d.label for d in detector.detect(image) if math.hypot(d.x - x, d.y - y) < 0.5 * d.radius]
-                for image in coded]
-
-    assert threes(VideoParams(quiet_max=0)) == [[], ["ball-3"], ["ball-3"]]
-    assert threes(VideoParams(quiet_max=0, still_blur=0.0)) == [[], [], []]
+    coded = _through_codec(scene, scene.sim.frames[:3], tmp_path)
+    assert _read_on(scene, coded, "ball-3", VideoParams(quiet_max=0)) == [[], ["ball-3"], ["ball-3"]]
+    assert _read_on(scene, coded, "ball-3", VideoParams(quiet_max=0, still_blur=0.0)) == [[], [], []]
 
 
 def test_a_cue_laid_still_on_the_cloth_is_not_a_ball_at_rest() -> None:
