@@ -236,8 +236,8 @@ class VideoParams:
     hidden_cover: float = 0.5
     size_still: float = 0.5
     still_blur: float = 0.35
-    roll_share: float = 0.25
     still_blur_length: float = 1.5
+    roll_share: float = 0.25
     colour_cost: float = 4.0
     solid_after: int = 12
     stripe_undone: int = 12
