@@ -99,6 +99,14 @@ class VideoParams:
 
     * ``weak_area``: size range (in ball areas) of a piece of any change that is taken for a ball
       lost a moment ago, near where it was (a smear too faint for the foreground).
+    * ``flick_fill``: an object seen a frame ago under the hand or cue that struck it, on a table
+      where nothing else moved for ``lost_frames``, and gone now, was struck: it is looked for
+      near its place in a piece of change away from the hand whose disc is at least this share
+      foreground. A light carrom striker flicked over a light board shows a
+      crescent of colour inside a rim too faint to vote (seed 2402: 0.67 of its disc), the
+      fingertip that flicked it hardly any (0.0); without the search the striker was first
+      seen where it hit a man, whose memory took it. Lower takes a fingertip or a shadow for
+      the struck object; higher loses a pale one.
     * ``shading``: brightness change (either way) that counts as *something changed* when a
       strong circle is checked for support: a ball of the cloth's own colour differs from the
       cloth only by its shading (a darker rim, a highlight).
@@ -249,6 +257,7 @@ class VideoParams:
     chain_knock_cos: float = -0.5
     hole_slack: float = 1.5
     weak_area: tuple[float, float] = (0.5, 4.0)
+    flick_fill: float = 0.3
     shading: float = 0.12
     quiet_pixels: float = 0.25
     quiet_speed: float = 0.2
@@ -274,6 +283,7 @@ class _Memo:
     solid_run: int = 0  # pool: sightings in a row that read a solid clearly (``stripe_undone``)
     launched: bool = False  # its last sighting was its first move from rest, or faster still (``launch_reach``)
     in_play: bool = False  # lost while another object was rolling (see ``VideoParams.roll_share``)
+    touched: bool = False  # last seen joined to a mass of change: the hand or the cue striking it
 
 
 #: what _read makes of a frame: circles, their work and image positions, radii (image px),
@@ -326,6 +336,9 @@ class VideoDetector:
         #: (see _read), its pins, foreground and shading, and whether every object was still
         self._last: _Reading | None = None
         self._quiet_run = 0
+        #: frames since an object was last seen rolling (``roll_share``) or smeared
+        self._rest_run = 0
+        self._flicks: list[tuple[Circle, _Memo]] = []  # this frame's sightings of a struck object (_lost_faint)
         self._loose_blurs: list[tuple[float, float]] = []  # capsules no memory explained, last frame
         self._cast = LightCast(self.p.cast)  # the light's colour (pool: hues name the balls)
 
@@ -483,10 +496,12 @@ class VideoDetector:
         probe = view.probe_image(image) if last is not None and last.still else None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
+            self._rest_run += 1
             detections = self._with_pins(self._label(*last.read, fg=last.fg), last.pins)
             self._follow(last.work, bg, last.circles, last.fg, last.k)
             return tuple(detections)
         self._quiet_run = 0
+        self._flicks = []
         work = view.work_image(image)
         start_found = self._start(work, image) if self.background is None else []
         bg = self.background
@@ -522,6 +537,9 @@ class VideoDetector:
         self._follow(work, bg, circles, fg, k)
         still = all(m.age == 0 and math.hypot(m.vx, m.vy) < self.p.quiet_speed for m in self._memos) \
             and all(c.kind not in SMEARED for c in circles)
+        rolled = any(c.kind in SMEARED for c in circles) or \
+            any(math.hypot(m.vx, m.vy) >= self.p.roll_share * m.r for m in self._memos)
+        self._rest_run = 0 if rolled else self._rest_run + 1
         if still and probe is None:
             probe = view.probe_image(image)
         self._last = _Reading(work, probe, read, pins, circles, fg, k, still)
@@ -707,7 +725,19 @@ class VideoDetector:
         def may_be_struck(m: _Memo) -> bool:
             return not m.still or not m.in_play or m.reached or bool(fast and _hitters(m, fast))
 
-        lost = [m for m in self._memos if 1 <= m.age <= self.p.lost_frames and not m.hidden
+        # Seen at rest a frame ago under the hand or cue that struck it, on a table where nothing
+        # else moves, and gone now: the shot's first move (a carrom striker leaves its baseline at
+        # metres a second, and blurred over a light board its rim is too faint to vote). It is
+        # looked for in change that holds colour (``flick_fill``) and lies away from the hand.
+        # Once anything rolls, a ball gone from its place was hit, and the change beside it is
+        # its hitter's.
+        still_table = self._rest_run > self.p.lost_frames
+
+        def flicked(m: _Memo) -> bool:
+            return m.age == 0 and m.touched and m.still and still_table
+
+        lost = [m for m in self._memos if (m.age >= 1 or flicked(m)) and m.age <= self.p.lost_frames
+                and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)
                 and not near_fixed(m.x, m.y, m.r) and may_be_struck(m)]
         if not lost:
@@ -719,16 +749,24 @@ class VideoDetector:
         n, lab, stats, cents = cv2.connectedComponentsWithStats(weak, connectivity=8)
         out: list[Circle] = []
         for m in lost:
+            flick = m.age == 0
             reach = self._faint_reach(m.age, m.r)
+            disc = math.pi * m.r * m.r
             best: tuple[float, int] | None = None
             for i in range(1, n):
                 cx, cy = float(cents[i][0]), float(cents[i][1])
                 d = math.hypot(cx - (m.x + m.vx), cy - (m.y + m.vy))
                 area = float(stats[i, cv2.CC_STAT_AREA])
-                disc = math.pi * m.r * m.r
-                if d < reach and self.p.weak_area[0] * disc <= area <= self.p.weak_area[1] * disc \
-                        and (best is None or d < best[0]) \
-                        and (math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)):
+                if not (d < reach and self.p.weak_area[0] * disc <= area <= self.p.weak_area[1] * disc
+                        and (best is None or d < best[0])):
+                    continue
+                if flick:
+                    ok = math.hypot(cx - m.x, cy - m.y) > 2.0 * m.r \
+                        and _disc_share(fg, cx, cy, m.r) >= self.p.flick_fill \
+                        and not self._beside_hand(cents[i], m.r, changed)
+                else:
+                    ok = math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)
+                if ok:
                     best = (d, i)
             if best is None:
                 continue
@@ -740,7 +778,16 @@ class VideoDetector:
                     or near_fixed(cx, cy, m.r):
                 continue
             out.append(Circle(cx, cy, m.r, 1.0, 0.5, 0.0, "weak"))
+            if flick:
+                self._flicks.append((out[-1], m))
         return out
+
+    def _beside_hand(self, centre: Any, r: float, changed: U8) -> bool:
+        """Is a disc of radius ``r`` at ``centre`` (work px) beside a mass of change it leaves
+        unexplained (the fingertip that flicked the striker, at the end of its hand)?"""
+        assert self._finder is not None
+        probe = Circle(float(centre[0]), float(centre[1]), r, 1.0, 0.5, 0.0, "weak")
+        return self._finder.beside_masses([probe], changed)[0].joined
 
     def _faint_reach(self, age: FaintAge, r: FaintAge) -> FaintAge:
         """How far (work px) from where a lost object was heading a patch of weak change may be
@@ -915,6 +962,14 @@ class VideoDetector:
             if weak.any():
                 reach = self._faint_reach(ages, np.array([m.r for m in self._memos]))
                 within &= ~weak[:, None] | (d < reach[None, :])
+                # one found for an object struck from rest is that object, as far as the search
+                # reached (its memory still lies where it rested)
+                at = {id(c): k for k, c in enumerate(circles)}
+                of = {id(m): k for k, m in enumerate(self._memos)}
+                for fc, fm in self._flicks:
+                    if id(fc) in at and id(fm) in of:
+                        i, j = at[id(fc)], of[id(fm)]
+                        within[i, j] = bool(d[i, j] < reach[j])
             ii, jj = np.nonzero(within)
             pairs = [(float(cost[i, j]), int(i), int(j)) for i, j in zip(ii, jj, strict=True)]
         pairs.sort()
@@ -977,7 +1032,7 @@ class VideoDetector:
             launched = before is not None and not still and (
                 before.still or (before.launched and math.hypot(vx, vy) > math.hypot(before.vx, before.vy)))
             memos.append(_Memo(float(xy[i, 0]), float(xy[i, 1]), vx, vy, ev, circles[i].r, age, stripes, solids,
-                               still=still, solid_run=run, launched=launched))
+                               still=still, solid_run=run, launched=launched, touched=circles[i].joined))
             out.append(ev)
         # objects not seen this frame are remembered a little while (hidden, or a smear); longer
         # under a cover that came while the table was still (an arm over a ball as the player aims;
