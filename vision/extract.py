@@ -30,7 +30,7 @@ from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
 from tableref.vision.extract_params import ExtractorParams
-from tableref.vision.extract_pots import drop_time, knocked_into
+from tableref.vision.extract_pots import drop_time, knocked_into, knocked_off
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
@@ -89,6 +89,9 @@ class EventExtractor:
         self._last_t = 0.0
         self._last_fast: dict[str, float] = {}  # id -> when it was last seen moving fast
         self._rested: dict[str, tuple[float, float, float]] = {}
+        #: when each track was last seen again after frames unseen (``knocked_off``: an object
+        #: lost after a hit may be the one another lost track finds)
+        self._refound: dict[str, float] = {}
         #: id -> hitter's place, own rest place, hitter's speed and when, for an object knocked off its rest
         self._knocked: dict[str, tuple[float, float, float, float, float, float]] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
@@ -161,6 +164,8 @@ class EventExtractor:
         for tr in visible:
             moving = tr.id in self._moving
             before = self._prev.get(tr.id)
+            if tr.status == TrackStatus.VISIBLE and before is not None and t - before.seen_t > 1.5 * self._frame_dt():
+                self._refound[tr.id] = t
             if tr.status == TrackStatus.VISIBLE or before is None:
                 seen_at = (tr.x, tr.y, t, tr.vx if moving else 0.0, tr.vy if moving else 0.0)
             else:  # hidden: where, when and how fast it was last actually seen
@@ -677,6 +682,11 @@ class EventExtractor:
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.POT,
                                          objects=(tr.id,), where=hole, data={} if self.in_shot else {"late": True}))
                 self._forget(tr.id)
+            elif tr.status == TrackStatus.REMOVED and (left := knocked_off(
+                    self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._refound, self._frame_dt())) is not None:
+                events.append(TableEvent(t=left, frame=_frame_at(self._frame_t, left, frame), type=EventType.OFF_TABLE,
+                                         objects=(tr.id,), data={"returned": False}))
+                self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
                 when = tr.last_seen_t
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.REMOVED,
@@ -765,6 +775,7 @@ class EventExtractor:
         self._knocked.pop(track_id, None)
         self._prev.pop(track_id, None)
         self._rest_pos.pop(track_id, None)
+        self._refound.pop(track_id, None)
 
     # -- pins -------------------------------------------------------------------------------------
     def _pins(self, pins: list[Track], t: float, frame: int) -> list[TableEvent]:

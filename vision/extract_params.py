@@ -108,6 +108,10 @@ class ExtractorParams:
       for an object knocked off its rest and never seen again to have gone into it (see
       :func:`~tableref.vision.extract_pots.knocked_into`). Longer credits pots from farther; shorter trusts the line
       less far (a glancing hit, the object deflected on its way).
+    * ``knock_off_speed_mm_s``: an object knocked off its rest at least this fast (the hitter's
+      speed) along a line that reaches the surface's edge within ``knock_reach_mm``, and never
+      seen again, left the table (see :func:`~tableref.vision.extract_pots.knocked_off`). The
+      tracker's own leaving speed: slower, it would have been seen rolling to the cushion.
     * ``moved_mm``: a resting object displaced more than this without a shot was moved by hand.
     * ``off_margin_mm``: how far beyond a cushion's nose a ball's centre must be to have left the
       playing surface (a ball pressed into a cushion never gets there).
@@ -159,6 +163,7 @@ class ExtractorParams:
     unseen_bounce_frames: int = 5
     moved_mm: float = 25.0
     knock_reach_mm: float = 400.0
+    knock_off_speed_mm_s: float = 600.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
     pin_window_frames: int = 8

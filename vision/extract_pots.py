@@ -6,7 +6,9 @@ knocked over, by the cue, or a smear too faint to find. Physics says where it we
 * :func:`drop_time`: a ball that vanished over a hole dropped as its centre passed the hole's
   edge, at the speed it had when last seen;
 * :func:`knocked_into`: an object knocked off its rest and never seen again left along the line
-  of centres of the contact, and went into the first hole on that line.
+  of centres of the contact, and went into the first hole on that line;
+* :func:`knocked_off`: one whose line runs over no hole but to the surface's edge, and that is
+  not seen anywhere on the surface after, left the table there.
 """
 
 from __future__ import annotations
@@ -73,3 +75,39 @@ def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | No
     hole = next(h for h in spec.holes if h.id == best[1])
     gap = max(0.0, math.hypot(hole.x - rx, hole.y - ry) - hole.radius)
     return best[1], when + gap / speed
+
+
+def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
+                refound: dict[str, float], frame_dt: float) -> float | None:
+    """When an object knocked off its rest, never seen again and not into a hole
+    (:func:`knocked_into` found none), left the playing surface; None when that is not what
+    happened.
+
+    Struck hard (``knock_off_speed_mm_s``) along a line of centres that reaches the surface's edge
+    within ``knock_reach_mm``, and then not seen on the surface for as long as the tracker keeps a
+    lost object on a bare place: it went over the edge (a carrom man driven into the frame at
+    four metres a second jumps it within two frames, too fast for a smear). Dated to when its
+    centre reached the edge at the hitter's speed. Not when an object of its look was first seen,
+    or seen again after frames unseen (``refound``: when each track was), after the hit: that
+    may be it, found again under another name (a man bounced off the cushion and rolled back
+    across the board unseen for a dozen frames, and a man's track lost long before took it).
+    Nor when it was seen after the hit: it was followed, and its track says where it went."""
+    if hit is None or tr.last_seen_t > hit[5] + 2.0 * frame_dt:
+        return None
+    hx, hy, rx, ry, speed, when = hit
+    if speed < p.knock_off_speed_mm_s:
+        return None
+    if any(o.label == tr.label and o.id != tr.id
+           and max(o.first_seen_t, refound.get(o.id, -math.inf)) >= when - frame_dt for o in tracks):
+        return None
+    dx, dy = rx - hx, ry - hy
+    n = math.hypot(dx, dy)
+    if n < 1e-6:
+        return None
+    ux, uy = dx / n, dy / n
+    # how far along the line its centre crosses the surface's edge
+    along = min((rx / -ux if ux < 0 else (spec.length_mm - rx) / ux) if abs(ux) > 1e-9 else math.inf,
+                (ry / -uy if uy < 0 else (spec.width_mm - ry) / uy) if abs(uy) > 1e-9 else math.inf)
+    if along > p.knock_reach_mm:
+        return None
+    return when + max(0.0, along) / speed

@@ -462,6 +462,42 @@ def test_a_man_knocked_off_the_board_at_once_was_hit() -> None:
     assert contacts[0].frame == 33
 
 
+def _man_knocked_and_never_seen(man: tuple[str, float, float], step: tuple[float, float]) -> list[TableEvent]:
+    """The striker, from four steps short of ``man``, runs ``step`` mm a frame through its place
+    and goes on slowing to rest; the man is seen for three frames, never after the hit."""
+    x0, y0 = man[1] - 4 * step[0], man[2] - 4 * step[1]
+    frames = [[man, ("striker", x0, y0)] for _ in range(30)]
+    frames += [[man, ("striker", x0 + step[0] * k, y0 + step[1] * k)] for k in range(1, 4)]
+    x, y = x0 + 3 * step[0], y0 + 3 * step[1]
+    for k in range(60):
+        slow = max(0.0, 1.0 - k / 20.0)
+        x, y = x + step[0] * slow * 0.5, y + step[1] * slow * 0.5
+        frames.append([("striker", x, y)])
+    return _carrom_run(frames)
+
+
+def test_a_man_knocked_into_the_frame_and_never_seen_again_left_the_board() -> None:
+    """Carrom rules: a piece driven off the board (piece-off-board, seeds 1601-2302: all 14 were
+    missed). Traced on the rendered clips: a man resting by the left cushion, hit at 4 m/s, jumps
+    the frame within two frames, too fast for a smear, and is never seen again; its track ended
+    as 'removed' in the shot, and no event was given. Knocked along a line of centres that
+    reaches the edge, over no hole, and seen nowhere since, it left the board there
+    (``ExtractorParams.knock_off_speed_mm_s``)."""
+    found = _man_knocked_and_never_seen(("white", 161.0, 262.0), (-100.0, -75.0))
+    off = [e for e in found if e.type is EventType.OFF_TABLE]
+    assert [(e.objects, e.data) for e in off] == [(("white-1",), {"returned": False})]
+    assert 32 <= off[0].frame <= 36  # hit at 33; its centre reaches the left edge 200 mm on
+    assert [e for e in found if e.type is EventType.REMOVED] == []
+
+
+def test_a_man_knocked_gently_and_lost_did_not_leave_the_board() -> None:
+    """The same hit at a walking pace (0.45 m/s, below the tracker's leaving speed): a man that
+    slow would have been seen rolling to the cushion, so losing it says nothing of where it went."""
+    found = _man_knocked_and_never_seen(("white", 161.0, 262.0), (-12.0, -9.0))
+    assert [set(e.objects) for e in found if e.type is EventType.CONTACT] == [{"striker", "white-1"}]
+    assert [e for e in found if e.type is EventType.OFF_TABLE] == []
+
+
 def test_a_white_put_down_in_baulk_after_one_left_the_table_has_not_entered_baulk() -> None:
     """Traced on a rendered clip: a white jumped the rail; a white then seen in baulk got the
     name the first had (names are reused once their object is gone) and with it the first's
