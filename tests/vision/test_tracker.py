@@ -699,3 +699,29 @@ def test_a_ball_seen_coming_off_a_cushion_is_no_faster_than_it_came_in() -> None
     striker = out.by_id()["striker"]
     assert striker.vx > 0  # coming off the left cushion
     assert striker.speed <= 30 * 68  # at most its plain move, 67.8 mm a frame (it was 6.1 m/s)
+
+
+def test_a_white_hidden_by_the_pin_it_knocked_over_as_it_skims_the_hole_is_not_potted() -> None:
+    """Bar billiards, held-out seed 2701 (black pin falls): the white knocked the 200 pin over and
+    ran on over the rim of the pin's hole, its centre about 29 mm from the hole's (radius 28). It
+    was missing for five frames (a sixth of a second; three of them read as the falling pin) with
+    the hole on its line, was called potted after ``pot_confirm_s`` (then 0.12 s), and was seen
+    again beyond the hole a frame or two later. A ball in a hole stays gone; one on the rim is
+    seen again within 0.2 s."""
+    hole = BAR.hole("hole-200")
+    tracker = Tracker(BAR)
+    out = None
+    for i in range(40):
+        x = hole.x - 150.0 + 20.0 * i
+        seen = not (7 <= i <= 11)  # hidden by the pin from over the rim to beyond the hole
+        out = tracker.update([det("white", "white", x, hole.y - 24.0)] if seen else [], i / FPS, i)
+        assert all(tr.status is not TrackStatus.POTTED for tr in out.tracks), f"potted on frame {i}"
+    assert out is not None
+    assert [(tr.id, tr.status) for tr in out.tracks] == [("white-1", TrackStatus.VISIBLE)]
+    early = Tracker(BAR, pot_confirm_s=0.12)
+    statuses = []
+    for i in range(12):
+        x = hole.x - 150.0 + 20.0 * i
+        o = early.update([det("white", "white", x, hole.y - 24.0)] if not 7 <= i <= 11 else [], i / FPS, i)
+        statuses += [tr.status for tr in o.tracks]
+    assert TrackStatus.POTTED in statuses
