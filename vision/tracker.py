@@ -189,10 +189,9 @@ class Tracker:
       Longer avoids false pots when a ball rolls over a hole's edge under a cue, or skims the rim
       hidden by the pin it knocked over (bar billiards seed 2701: missing for five frames, 0.17 s,
       three of them read as the falling pin, and called potted at 0.12 s; a ball in a hole stays
-      gone); shorter
-      reports the pot sooner (the event is dated to the drop either way, so only the referee's
-      tablet waits). A ball lost heading over the rail and found again after at least this long went
-      off the table and came back (``Track.left_t``).
+      gone); shorter reports the pot sooner (the event is dated to the drop either way, so only
+      the referee's tablet waits). A ball lost heading over the rail and found again after at
+      least this long went off the table and came back (``Track.left_t``).
     * ``occlusion_s``: how long a missing ball that is not over a hole is kept at its last position
       (a hand or cue over it) before it is declared removed. One that was rolling when it was
       lost, on a path that runs over a hole it could have reached while unseen, and that has
