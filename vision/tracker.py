@@ -847,8 +847,11 @@ class Tracker:
         # only a few times has no velocity worth following (one bad pairing makes it huge).
         if gone < 0.2 and dt > 0 and s.hits >= self.coast_hits:
             r = s.radius_mm
-            s.x = min(max(s.x + s.vx * dt, r), self.spec.length_mm - r)
-            s.y = min(max(s.y + s.vy * dt, r), self.spec.width_mm - r)
+            share = self._pin_stop(s, s.vx * dt, s.vy * dt)
+            s.x = min(max(s.x + s.vx * dt * share, r), self.spec.length_mm - r)
+            s.y = min(max(s.y + s.vy * dt * share, r), self.spec.width_mm - r)
+            if share < 1.0:
+                s.vx = s.vy = 0.0  # it met a pin that still stands: it goes no further
         else:
             s.vx = s.vy = 0.0
         if s.hole is None and math.hypot(s.x - s.seen_x, s.y - s.seen_y) <= self.coast_hole_mm:
@@ -964,7 +967,9 @@ class Tracker:
         if dt <= 0:
             return None
         x0, y0 = s.x, s.y
+        reach = self._pin_stop(s, s.vx * dt * 1.5, s.vy * dt * 1.5) * 1.5
         for frac in (0.5, 1.0, 1.5):
+            frac = min(frac, reach)
             s.x, s.y = x0 + s.vx * dt * frac, y0 + s.vy * dt * frac
             hole = self._hole_under(s)
             if hole is not None:
@@ -972,6 +977,33 @@ class Tracker:
                 return hole
         s.x, s.y = x0, y0
         return None
+
+    def _pin_stop(self, s: _State, mx: float, my: float) -> float:
+        """The share of the move (``mx``, ``my``) from where ``s`` is that it can make before it
+        meets a pin still standing (their centres a ball and a pin radius apart); 1.0 when none is
+        in the way. A bar-billiards pin stands just in front of its hole: a ball lost against it
+        (read as part of the pin) and coasting on would otherwise run through the pin into the
+        hole behind it, a pot no one played. A pin it knocks down no longer stands, and does not
+        stop it."""
+        share = 1.0
+        if s.group.startswith("pin"):
+            return share
+        mm = mx * mx + my * my
+        if mm <= 1e-9:
+            return share
+        for p in self._tracks:
+            if p.group != "pin-standing" or p.status not in ALIVE:
+                continue
+            touch = s.radius_mm + p.radius_mm
+            rx, ry = p.x - s.x, p.y - s.y
+            along = rx * mx + ry * my
+            if along <= 0.0:
+                continue  # behind it, or beside it: not in the way
+            disc = along * along - mm * (rx * rx + ry * ry - touch * touch)
+            if disc < 0.0:
+                continue  # its path passes the pin
+            share = min(share, max(0.0, (along - math.sqrt(disc)) / mm))
+        return share
 
     def _hole_on_path(self, s: _State, gone: float) -> str | None:
         """The hole a ball lost while rolling was heading into: its centre's straight path from

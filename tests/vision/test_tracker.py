@@ -721,3 +721,33 @@ def test_a_white_hidden_by_the_pin_it_knocked_over_as_it_skims_the_hole_is_not_p
     assert [(tr.id, tr.status) for tr in outs[-1].tracks] == [("white-1", TrackStatus.VISIBLE)]
     early = skim(Tracker(BAR, pot_confirm_s=0.12), 12)
     assert any(tr.status is TrackStatus.POTTED for out in early for tr in out.tracks)
+
+
+def test_a_white_lost_against_the_standing_pin_of_a_hole_does_not_coast_through_it_into_the_hole() -> None:
+    """Bar billiards, held-out seed 2702 (pin nudged): the white rolled up to the 100 pin at
+    160 mm/s, nudged it and stopped against it. Its outline joined the pin's and it was not read
+    for twelve frames. Coasting on its last velocity it ran through the pin, which stood all the
+    while, onto the hole, and was called potted; it was then seen again where it had stopped. A
+    ball cannot pass a standing pin, so its coast ends where it meets it."""
+    hole = BAR.hole("hole-100")
+    pin = next(p for p in BAR.pins if p.id == "pin-100")
+
+    def roll(tracker: Tracker, with_pin: bool) -> list[Tracks]:
+        """The white rolling on the pin's line toward the hole, lost for 12 frames against the pin."""
+        outs = []
+        for i in range(45):
+            dets = [det("pin-100", "pin-standing", pin.x + 5.0, pin.y)] if with_pin else []
+            if i < 22:
+                dets.append(det("white", "white", hole.x - 187.5 + 5.5 * i, hole.y))
+            elif i >= 34:
+                dets.append(det("white", "white", hole.x - 187.5 + 5.5 * 21 + 1.0, hole.y))
+            outs.append(tracker.update(dets, i / FPS, i))
+        return outs
+
+    outs = roll(Tracker(BAR), with_pin=True)
+    for i, out in enumerate(outs):
+        assert all(tr.status is not TrackStatus.POTTED for tr in out.tracks), f"potted on frame {i}"
+    white = next(tr for tr in outs[-1].tracks if tr.group == "white")
+    assert (white.id, white.status) == ("white-1", TrackStatus.VISIBLE)
+    # with no pin standing there, the same coast reaches the hole
+    assert any(tr.status is TrackStatus.POTTED for out in roll(Tracker(BAR), with_pin=False) for tr in out.tracks)
