@@ -713,3 +713,28 @@ def test_a_striker_read_as_a_man_when_put_down_is_reported_placed_under_its_name
     assert renamed == [("white-2", "striker")]
     placed = [(e.objects, e.frame) for e in found if e.type is EventType.PLACED]
     assert placed == [(("white-2",), 60), (("striker",), 60)]
+
+
+# Up and Down, held-out seed 2802 (scratch): the cue ball's and the 15's readings, frames 60-82,
+# as the detector gave them. The cue ball cut the 15 thinly between frames 74 and 75.
+THIN_CUT_CUE = [(1841.6, 709.5)] * 6 + [
+    (1838.8, 709.0), (1891.3, 725.7), (1940.6, 742.0), (1986.5, 756.8), (2031.6, 772.7), (2073.6, 786.9),
+    (2113.5, 800.1), (2151.1, 812.4), (2188.1, 825.6), (2215.6, 843.6), (2236.9, 870.7), (2256.3, 894.4),
+    (2274.7, 918.0), (2293.4, 942.6), (2310.6, 967.2), (2328.8, 990.9), (2346.8, 1013.9)]
+THIN_CUT_15 = [(2255.7, 796.9)] * 14 + [
+    (2253.5, 797.4), (2261.0, 791.1), (2283.6, 786.4), (2292.7, 771.1), (2306.8, 775.5), (2314.6, 770.8),
+    (2328.5, 743.0), (2343.4, 733.8), (2355.8, 725.2)]
+
+
+def test_a_thin_cut_is_a_contact_though_the_object_ball_is_seen_rolling_only_a_frame_later() -> None:
+    """A thin cut barely turns the cue ball (its speed fell from 1190 to 1040 mm/s) and sends
+    the object ball off slowly: on the frame of the hit the 15's reading moved 9 mm, no start,
+    and on the next, when it rolled, the cue ball was already clear of it. Their paths touched
+    on the frame before it rolled, so that is the first contact, dated to the touch."""
+    frames = [[("ball-0", 1841.6, 709.5), ("ball-15", 2255.7, 796.9)] for _ in range(40)]
+    frames += [[("ball-0", *c), ("ball-15", *f)] for c, f in zip(THIN_CUT_CUE, THIN_CUT_15, strict=True)]
+    found = _pool_run(frames)
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert [e.objects for e in contacts] == [("ball-0", "ball-15")]
+    hit = 40 + 14  # the readings of frame 74, where the touch began
+    assert hit / 30.0 <= contacts[0].t <= (hit + 1) / 30.0
