@@ -741,8 +741,9 @@ class EventExtractor:
                 self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and (left := knocked_off(
                     self.p, self.spec, tr, self._knocked.get(tr.id), balls, self._refound, self._frame_dt())) is not None:
-                events.append(TableEvent(t=left, frame=_frame_at(self._frame_t, left, frame), type=EventType.OFF_TABLE,
-                                         objects=(tr.id,), data={"returned": False}))
+                events += self._went_over(tr.id, left.x, left.y, left.touch_t, frame)
+                events.append(TableEvent(t=left.t, frame=_frame_at(self._frame_t, left.t, frame),
+                                         type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
                 when = tr.last_seen_t
@@ -750,6 +751,19 @@ class EventExtractor:
                                          objects=(tr.id,), data={"position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._forget(tr.id)
         return events
+
+    def _went_over(self, oid: str, x: float, y: float, when: float, frame: int) -> list[TableEvent]:
+        """The cushion an object leaving the table unseen went over, at (``x``, ``y``) on the
+        surface's edge, touched at ``when``: a piece cannot leave without touching it (the
+        premise of :func:`~tableref.vision.extract_cushions.fly_over`, for one seen going over).
+        Nothing when that touch was reported already."""
+        cushion = min(self._noses, key=lambda c: abs(c[1][0] * x + c[1][1] * y - c[1][2]))[0]
+        last = self._shot.bounced.get((oid, cushion.id))
+        if last is not None and abs(when - last) < self.p.bounce_gap_s:
+            return []
+        self._shot.bounced[(oid, cushion.id)] = when
+        return [TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.CUSHION,
+                           objects=(oid,), where=cushion.id)]
 
     def _off_surface(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         """A ball whose centre goes beyond the cushions has left the playing surface (a camera

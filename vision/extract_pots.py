@@ -14,6 +14,7 @@ knocked over, by the cue, or a smear too faint to find. Physics says where it we
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from tableref.calibration.spec import TableSpec
 from tableref.vision.extract_contacts import PathEnd
@@ -77,9 +78,21 @@ def knocked_into(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | No
     return best[1], when + gap / speed
 
 
+@dataclass(frozen=True)
+class KnockedOff:
+    """An object knocked off the surface (see :func:`knocked_off`): when its centre crossed the
+    edge, where (table mm), and when it touched the cushion there (its centre a radius short of
+    the edge): a piece leaving the table goes over the cushion, and touches it on its way."""
+
+    t: float
+    x: float
+    y: float
+    touch_t: float
+
+
 def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
-                refound: dict[str, float], frame_dt: float) -> float | None:
-    """When an object knocked off its rest, never seen again and not into a hole
+                refound: dict[str, float], frame_dt: float) -> KnockedOff | None:
+    """When and where an object knocked off its rest, never seen again and not into a hole
     (:func:`knocked_into` found none), left the playing surface; None when that is not what
     happened.
 
@@ -110,4 +123,6 @@ def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | Non
                 (ry / -uy if uy < 0 else (spec.width_mm - ry) / uy) if abs(uy) > 1e-9 else math.inf)
     if along > p.knock_reach_mm:
         return None
-    return when + max(0.0, along) / speed
+    along = max(0.0, along)
+    return KnockedOff(when + along / speed, rx + ux * along, ry + uy * along,
+                      when + max(0.0, along - tr.radius_mm) / speed)

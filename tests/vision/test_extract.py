@@ -490,6 +490,18 @@ def test_a_man_knocked_into_the_frame_and_never_seen_again_left_the_board() -> N
     assert [e for e in found if e.type is EventType.REMOVED] == []
 
 
+def test_a_man_knocked_off_the_board_touched_the_cushion_it_went_over() -> None:
+    """Carrom, development seeds 1601-2002: each of the ten men driven off the board touched the
+    cushion on his way over, a frame or two before he left (his centre a radius short of the
+    edge), and those touches were missed with the man unseen. One that leaves unseen went over
+    the cushion at the edge its line of centres reaches, and touched it then."""
+    found = _man_knocked_and_never_seen(("white", 161.0, 262.0), (-100.0, -75.0))
+    touch = [e for e in found if e.type is EventType.CUSHION and e.objects == ("white-1",)]
+    off = [e for e in found if e.type is EventType.OFF_TABLE]
+    assert [e.where for e in touch] == ["cushion-left"]
+    assert 32 <= touch[0].frame <= off[0].frame and touch[0].t < off[0].t
+
+
 def test_a_man_knocked_gently_and_lost_did_not_leave_the_board() -> None:
     """The same hit at a walking pace (0.45 m/s, below the tracker's leaving speed): a man that
     slow would have been seen rolling to the cushion, so losing it says nothing of where it went."""
