@@ -466,22 +466,22 @@ class EventExtractor:
 
     def _vanished(self, tr: Track, by: Track) -> bool:
         """``tr`` was seen at rest on the last frame and is not found on this one, while ``by``,
-        seen on both, sweeps over its place faster than ``vanish_speed``: it was struck and lost
-        at once in its smear (or knocked off the board), as much a change of its motion as a
-        start seen."""
+        seen on the last frame, sweeps over its place faster than ``vanish_speed``: it was struck
+        and lost at once in its smear (or knocked off the board), as much a change of its motion
+        as a start seen. ``by`` may be lost on this frame too: a carrom striker at 4 m/s is a
+        smear the detector loses on the frame it knocks a man by the frame into the air."""
         prev, hitter = self._prev.get(tr.id), self._prev.get(by.id)
         return tr.status == TrackStatus.MISSING and prev is not None and prev.seen and not prev.moving \
-            and by.status == TrackStatus.VISIBLE and hitter is not None and hitter.seen \
-            and math.hypot(hitter.vx, hitter.vy) >= self.p.vanish_speed
+            and hitter is not None and hitter.seen and math.hypot(hitter.vx, hitter.vy) >= self.p.vanish_speed
 
-    def _first_touch(self, a: Track, b: Track) -> tuple[float, float] | None:
+    def _first_touch(self, a: Track, b: Track, t: float) -> tuple[float, float] | None:
         """When (fraction of the frame) a and b first came within touching distance during the
         frame, and how close they were then; None when they did not (see
         :mod:`~tableref.vision.extract_contacts`)."""
         pa, pb = self._prev.get(a.id), self._prev.get(b.id)
         if pa is None or pb is None:
             return None
-        dt = max(1e-6, max(a.last_seen_t, b.last_seen_t) - pa.t)  # the frame (either may be hidden)
+        dt = max(1e-6, t - pa.t)  # the frame (either or both may be hidden)
         touch = a.radius_mm + b.radius_mm + self.p.contact_tol_mm
         found = first_touch(pa, pb, (a.x, a.y), (b.x, b.y), dt, touch)
         for m, pm, o in ((a, pa, b), (b, pb, a)):
@@ -511,7 +511,7 @@ class EventExtractor:
                 pa, pb = self._prev.get(a.id), self._prev.get(b.id)
                 if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
-                touch = self._first_touch(a, b)
+                touch = self._first_touch(a, b, t)
                 if touch is None:
                     continue
                 if not (self._changed(a) or self._changed(b) or self._vanished(a, b) or self._vanished(b, a)):

@@ -502,6 +502,24 @@ def test_a_man_knocked_off_the_board_touched_the_cushion_it_went_over() -> None:
     assert 32 <= touch[0].frame <= off[0].frame and touch[0].t < off[0].t
 
 
+def test_a_man_knocked_off_the_board_is_hit_though_the_striker_is_lost_on_that_frame_too() -> None:
+    """Carrom, development seed 1802 (piece off board): the striker at 4 m/s struck a man by the
+    left cushion; on that frame both were lost (the striker a smear, the man in the air over the
+    frame), and the striker was found again the frame after, back off the cushion. No contact
+    was found (a contact was sought only for a hitter seen on the frame of the hit, and the
+    frame of two hidden objects counted no time), so no man left the board. The striker's path
+    from its last sighting ran over the man's place: it hit him."""
+    man = ("white", 74.0, 324.0)
+    frames = [[man, ("striker", 520.0, 640.0)] for _ in range(30)]
+    frames += [[man, ("striker", 520.0 - 101.0 * k, 640.0 - 73.0 * k)] for k in range(1, 5)]
+    frames.append([])  # the hit: the man over the frame, the striker a smear
+    frames += [[("striker", 40.0 + 12.0 * k, 271.0 - 4.0 * k)] for k in range(60)]
+    found = _carrom_run(frames)
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert [set(e.objects) for e in contacts] == [{"striker", "white-1"}]
+    assert [e.objects for e in found if e.type is EventType.OFF_TABLE] == [("white-1",)]
+
+
 def test_a_man_knocked_gently_and_lost_did_not_leave_the_board() -> None:
     """The same hit at a walking pace (0.45 m/s, below the tracker's leaving speed): a man that
     slow would have been seen rolling to the cushion, so losing it says nothing of where it went."""
