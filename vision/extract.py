@@ -584,7 +584,7 @@ class EventExtractor:
 
     def _movers(self, visible: list[Track], grazed: set[str] | None = None) -> set[str]:
         """The objects that can take part in a contact this frame: those moving on the last frame
-        (or the struck ball, which the cue set moving) and the resting ones they can have hit (see
+        (or the struck ball once the cue has set it moving, while it moves) and the resting ones they can have hit (see
         :func:`reached`). On the way, notes the objects that start moving this frame, by no more
         than their radius, where nothing could have hit them: a rack ball's reading jitters by a
         few millimetres while the cue ball is still on its way. Until one has left its rest by its
@@ -598,7 +598,7 @@ class EventExtractor:
                 del unreached[oid]
         movers = {tr.id for tr in visible if (prev := self._prev.get(tr.id)) is not None and prev.moving
                   and tr.id not in unreached}
-        if self._shot.struck is not None:
+        if self._shot.struck is not None and self._shot.struck in self._moving:
             movers.add(self._shot.struck)
         starting = [tr for tr in visible if tr.id in self._moving and tr.id != self._shot.struck
                     and (prev := self._prev.get(tr.id)) is not None and not prev.moving

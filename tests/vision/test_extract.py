@@ -768,3 +768,19 @@ def test_a_thin_cut_is_a_contact_though_the_object_ball_is_seen_rolling_only_a_f
     assert [e.objects for e in contacts] == [("ball-0", "ball-15")]
     hit = 40 + 14  # the readings of frame 74, where the touch began
     assert hit / 30.0 <= contacts[0].t <= (hit + 1) / 30.0
+
+
+def test_a_struck_ball_at_rest_knocks_nothing_as_readings_in_the_rack_flicker() -> None:
+    """Up and Down, development seeds 1601-2002 (weak breaks): the cue ball came to rest frozen
+    to the rack, and the readings of the rack balls beside it went on flickering between two fits
+    a dozen millimetres apart. The struck ball counted as a mover all shot long, so each flicker
+    of a ball it touched was a knock from it, and that ball's "contacts" with its neighbours were
+    reported, five in one shot. The struck ball can hit something only while it moves."""
+    frames = [[("ball-0", 1400.0, 650.0), ("ball-1", 1898.0, 652.0), ("ball-2", 1955.0, 650.0)] for _ in range(40)]
+    for k in range(1, 12):  # the cue ball rolls up to the 1 and stops against it
+        frames.append([("ball-0", 1400.0 + 40.0 * k, 650.0), ("ball-1", 1898.0, 652.0), ("ball-2", 1955.0, 650.0)])
+    for k in range(90):  # at rest; the 1 read 12 mm off toward the 2 on every fourth frame
+        one = (1898.0 + 12.0, 648.0) if k % 4 == 3 else (1898.0, 652.0)
+        frames.append([("ball-0", 1840.0, 650.0), ("ball-1", *one), ("ball-2", 1955.0, 650.0)])
+    found = _pool_run(frames)
+    assert [e.objects for e in found if e.type is EventType.CONTACT] == [("ball-0", "ball-1")]
