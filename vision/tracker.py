@@ -219,7 +219,10 @@ class Tracker:
       only pass speed on from a faster ball, and a detection farther off is something else (a cue
       following through), not the ball. A *missing* track of a one-of-a-kind label
       (a pool number, the queen, the striker) takes its label at any distance, unless it
-      was lost over a hole on its way in (it dropped). ``lost_jump_s``: for
+      was lost over a hole on its way in (it dropped). No track lost over a hole jumps at all: it
+      was not struck from rest, and it dropped or rattles in the jaws where it was lost (a carrom
+      man lost over a pocket took the striker, read as a man 300 mm back, and was never potted).
+      ``lost_jump_s``: for
       this long after a track was last seen it also takes, within ``max_jump_mm``, a detection of
       another label that no track of that label took: the smear of a ball struck hard is read
       with the cloth's colour as much as its own. Longer keeps more struck balls through misread
@@ -546,6 +549,7 @@ class Tracker:
                         same.append((dist, i, j))
                     elif not flicker and not landing and not (s.status == TrackStatus.MISSING and d.joined
                                               and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
+                            and not (s.status == TrackStatus.MISSING and s.hole is not None) \
                             and (dist <= min(reach, self.max_jump_mm)
                                  or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
                                      and s.hole is None)):

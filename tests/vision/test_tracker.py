@@ -751,3 +751,22 @@ def test_a_white_lost_against_the_standing_pin_of_a_hole_does_not_coast_through_
     assert (white.id, white.status) == ("white-1", TrackStatus.VISIBLE)
     # with no pin standing there, the same coast reaches the hole
     assert any(tr.status is TrackStatus.POTTED for out in roll(Tracker(BAR), with_pin=False) for tr in out.tracks)
+
+
+def test_a_man_lost_over_a_pocket_does_not_jump_back_across_the_board_to_a_reading_of_his_colour() -> None:
+    """Carrom, development seed 1702 (queen covered): a white man ran into the top-right pocket
+    at 0.7 m/s and was lost over it. Two frames later the striker, slowing mid-board and read as
+    a white man, was taken by the man's track 300 mm back the way he came (a jump, allowed to a
+    ball struck hard from its rest), so he was never potted. A ball lost on its way into a hole
+    was not struck from rest: it dropped, or rattles in the jaws where it was lost."""
+    pocket = CARROM.hole("pocket-top-right")
+    tracker = Tracker(CARROM)
+    outs = []
+    for i in range(30):  # the man, rolling up to the pocket at 24 mm a frame
+        outs.append(tracker.update([det("white", "white", pocket.x - 28.0 - 24.0 * (29 - i) * 0.8,
+                                        pocket.y + 28.0 + 24.0 * (29 - i) * 0.6)], i / FPS, i))
+    outs.append(tracker.update([], 30 / FPS, 30))
+    for i in range(31, 45):  # a white reading 300 mm back on the board, not him
+        outs.append(tracker.update([det("white", "white", pocket.x - 220.0, pocket.y + 180.0)], i / FPS, i))
+    potted = [(tr.id, tr.hole) for out in outs for tr in out.tracks if tr.status is TrackStatus.POTTED]
+    assert potted[:1] == [("white-1", "pocket-top-right")]
