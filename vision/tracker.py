@@ -223,8 +223,8 @@ class Tracker:
       was not struck from rest, and it dropped or rattles in the jaws where it was lost (a carrom
       man lost over a pocket took the striker, read as a man 300 mm back, and was never potted).
       ``lost_jump_s``: for
-      this long after a track was last seen it also takes, within ``max_jump_mm``, a detection of
-      another label that no track of that label took: the smear of a ball struck hard is read
+      this long after a track was last seen (not over a hole) it also takes, within
+      ``max_jump_mm``, a detection of another label that no track of that label took: the smear of a ball struck hard is read
       with the cloth's colour as much as its own. Longer keeps more struck balls through misread
       smears; shorter avoids giving a hidden ball the detection of a new one put down nearby.
       Only a track seen ``lost_steady`` frames in a row before it was lost does so: a ball lost
@@ -572,7 +572,7 @@ class Tracker:
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and not landing and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
-                        and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
+                        and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm) and s.hole is None:
                     lost.append((dist + self.label_penalty_mm, i, j))
                 elif strays and d.label == SMEAR_LABEL and d.radius >= larger * man and not d.joined and not foreign \
                         and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= self.gate_mm for x, y in newborn):

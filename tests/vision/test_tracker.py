@@ -770,3 +770,22 @@ def test_a_man_lost_over_a_pocket_does_not_jump_back_across_the_board_to_a_readi
         outs.append(tracker.update([det("white", "white", pocket.x - 220.0, pocket.y + 180.0)], i / FPS, i))
     potted = [(tr.id, tr.hole) for out in outs for tr in out.tracks if tr.status is TrackStatus.POTTED]
     assert potted[:1] == [("white-1", "pocket-top-right")]
+
+
+def test_the_queen_lost_over_a_pocket_does_not_take_a_reading_of_another_colour_behind_her() -> None:
+    """Carrom, development seed 1802 (queen covered): the queen ran into the top-left pocket at
+    1.2 m/s and was lost over it; the next frame her track took a reading 185 mm back on the
+    board (the striker's smear, its colour misread), as a track lost a moment ago takes the
+    smear of a ball struck hard whatever its colour reads. She was never potted. A ball lost
+    on its way into a hole was not struck: it takes no reading beyond its gate."""
+    pocket = CARROM.hole("pocket-top-left")
+    tracker = Tracker(CARROM)
+    outs = []
+    for i in range(30):  # the queen, rolling up to the pocket at 40 mm a frame
+        d = 28.0 + 40.0 * (29 - i)
+        outs.append(tracker.update([det("queen", "queen", pocket.x + 0.7 * d, pocket.y + 0.7 * d)], i / FPS, i))
+    outs.append(tracker.update([], 30 / FPS, 30))
+    for i in range(31, 45):  # a reading of another colour 185 mm back on the board
+        outs.append(tracker.update([det("white", "white", pocket.x + 118.0, pocket.y + 127.0)], i / FPS, i))
+    potted = [(tr.id, tr.hole) for out in outs for tr in out.tracks if tr.status is TrackStatus.POTTED]
+    assert potted[:1] == [("queen", "pocket-top-left")]
