@@ -959,11 +959,19 @@ class Tracker:
 
     # -- geometry -------------------------------------------------------------------------------
     def _hole_under(self, s: _State) -> str | None:
+        """The hole ``s`` is over: its centre within the hole's radius, or on its rim (within
+        ``hole_margin_mm`` and half a ball radius more: a fast ball is lost between two frames)
+        and not rolling away from it. A slow ball rattling in a pocket's jaws, lost against the
+        dark of the pocket as it rolls back out along the cushion, has not dropped."""
         best: tuple[float, str] | None = None
+        rolling = math.hypot(s.vx, s.vy) >= self.roll_speed_mm_s
         for h in self.spec.holes:
             dist = math.hypot(s.x - h.x, s.y - h.y)
-            if dist <= h.radius + self.hole_margin_mm + 0.5 * s.radius_mm and (best is None or dist < best[0]):
-                best = (dist, h.id)
+            if dist > h.radius + self.hole_margin_mm + 0.5 * s.radius_mm or (best is not None and dist >= best[0]):
+                continue
+            if dist > h.radius and rolling and s.vx * (h.x - s.x) + s.vy * (h.y - s.y) < 0.0:
+                continue  # on the rim, rolling away from it
+            best = (dist, h.id)
         return best[1] if best else None
 
     def _hole_ahead(self, s: _State, dt: float) -> str | None:

@@ -789,3 +789,23 @@ def test_the_queen_lost_over_a_pocket_does_not_take_a_reading_of_another_colour_
         outs.append(tracker.update([det("white", "white", pocket.x + 118.0, pocket.y + 127.0)], i / FPS, i))
     potted = [(tr.id, tr.hole) for out in outs for tr in out.tracks if tr.status is TrackStatus.POTTED]
     assert potted[:1] == [("queen", "pocket-top-left")]
+
+
+def test_a_slow_ball_lost_on_a_pockets_rim_rolling_away_from_it_is_not_potted() -> None:
+    """Colors, development seed 1601 (scratch): the 1 came off the right cushion into the jaws of
+    the top-right pocket at 0.1 m/s and rolled back out along the top cushion. Its centre 69 mm
+    from the pocket's (radius 58), it was lost against the dark of the pocket for six frames,
+    called potted after ``pot_confirm_s``, and seen again a frame later. A ball on the rim
+    rolling away from the hole has not dropped into it."""
+    pocket = POOL.hole("pocket-top-right")
+
+    def rattle(tracker: Tracker) -> list[Tracks]:
+        outs = []
+        for i in range(30):  # 3.6 mm a frame along the top cushion, away from the pocket
+            x, y = pocket.x - 32.0 - 3.2 * min(i, 20), pocket.y + 61.0 - 1.6 * min(i, 12)
+            dets = [det("ball-1", "solid", x, y)] if not 8 <= i <= 14 else []
+            outs.append(tracker.update(dets, i / FPS, i))
+        return outs
+
+    for i, out in enumerate(rattle(Tracker(POOL))):
+        assert all(tr.status is not TrackStatus.POTTED for tr in out.tracks), f"potted on frame {i}"
