@@ -584,11 +584,11 @@ class EventExtractor:
 
     def _movers(self, visible: list[Track], grazed: set[str] | None = None) -> set[str]:
         """The objects that can take part in a contact this frame: those moving on the last frame
-        (or the struck ball once the cue has set it moving, while it moves) and the resting ones they can have hit (see
-        :func:`reached`). On the way, notes the objects that start moving this frame, by no more
-        than their radius, where nothing could have hit them: a rack ball's reading jitters by a
-        few millimetres while the cue ball is still on its way. Until one has left its rest by its
-        radius it is no mover. One that leaves its rest by more at once was hit by something the
+        (or the struck ball once the cue has set it moving, while it moves) and the resting ones
+        they can have hit (see :func:`reached`). On the way, notes the objects that start moving
+        this frame, by no more than their radius, where nothing could have hit them: a rack
+        ball's reading jitters by a few millimetres while the cue ball is still on its way. Until
+        one has left its rest by its radius it is no mover. One that leaves its rest by more at once was hit by something the
         camera lost (a ball struck hard from rest, its track left behind). One ``grazed`` (a mover's
         path touched it on the last frame) was reached."""
         unreached = self._shot.unreached
