@@ -144,6 +144,18 @@ def annotate(image: np.ndarray, result: FrameResult, pipeline: VisionPipeline, r
     return out
 
 
+def track_line(index: int, t: float, result: FrameResult) -> str:
+    """One frame's line of ``tracks.jsonl``: the objects on the table and where."""
+    return json.dumps({"frame": index, "t": round(t, 4), "tracks": [
+        {"id": tr.id, "x": round(tr.x, 1), "y": round(tr.y, 1), "status": tr.status.value}
+        for tr in result.tracks.tracks if tr.alive]}, separators=(",", ":")) + "\n"
+
+
+def event_line(event: TableEvent) -> str:
+    """One line of ``events.jsonl``."""
+    return json.dumps(event.to_json(), separators=(",", ":")) + "\n"
+
+
 def analyze(source: str, table: str, out_dir: Path, game: str | None = None, calibration: str | None = None,
             inputs_path: str | None = None, detector: str = "classical", annotate_video: bool = True,
             progress: bool = True) -> dict[str, Any]:
@@ -180,13 +192,11 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
         while image is not None:
             t = index / fps
             result = pipeline.step(image, index, t)
-            tr_fh.write(json.dumps({"frame": index, "t": round(t, 4), "tracks": [
-                {"id": tr.id, "x": round(tr.x, 1), "y": round(tr.y, 1), "status": tr.status.value}
-                for tr in result.tracks.tracks if tr.alive]}, separators=(",", ":")) + "\n")
+            tr_fh.write(track_line(index, t, result))
             for event in result.events:
                 counts[event.type.value] += 1
                 events_seen.append(event)
-                ev_fh.write(json.dumps(event.to_json(), separators=(",", ":")) + "\n")
+                ev_fh.write(event_line(event))
                 recent.append((t, f"{event.type.value} {' '.join(event.objects)} {event.where or ''}".strip(), False))
                 if feed is not None:
                     n = len(feed.fouls)

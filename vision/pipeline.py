@@ -177,7 +177,11 @@ class VisionPipeline:
             detector_reset()
 
     def step(self, image: NDArray[np.uint8], index: int, t: float) -> FrameResult:
-        detections = with_table_mm(self.detector.detect(image), self.mapping)
+        return self.track(with_table_mm(self.detector.detect(image), self.mapping), index, t)
+
+    def track(self, detections: tuple[Detection, ...], index: int, t: float) -> FrameResult:
+        """The tracker and event-extractor half of :meth:`step`, on one frame's detections (in
+        table mm): a replay of recorded detections reruns only this half."""
         tracks = self.tracker.update(detections, t, index, covered=self._covered)
         events = tuple(self.extractor.update(tracks))
         positions = {

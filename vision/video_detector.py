@@ -335,6 +335,8 @@ class VideoDetector:
         #: the last frame read in full, for quiet frames: its work image, what was read of it
         #: (see _read), its pins, foreground and shading, and whether every object was still
         self._last: _Reading | None = None
+        #: a foreground given by :meth:`use_foreground` (a replay of recorded detections)
+        self._given_fg: U8 | None = None
         self._quiet_run = 0
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
@@ -549,10 +551,26 @@ class VideoDetector:
     def covered(self, x: float, y: float, radius: float) -> bool:
         """Does the last frame's foreground cover at least ``hidden_cover`` of the disc at image
         pixel (``x``, ``y``) of ``radius`` pixels (an arm over a ball at rest: the tracker keeps it)?"""
-        if self._last is None or self.view is None:
+        fg = self.foreground()
+        if fg is None or self.view is None:
             return False
         wx, wy = self.view.to_work(np.array([[x, y]], dtype=np.float64))[0]
-        return _disc_share(self._last.fg, float(wx), float(wy), max(1.0, radius * self.view.scale)) >= self.p.hidden_cover
+        return _disc_share(fg, float(wx), float(wy), max(1.0, radius * self.view.scale)) >= self.p.hidden_cover
+
+    def foreground(self) -> U8 | None:
+        """The last frame's foreground (work pixels, 255 where something is over the cloth), which
+        :meth:`covered` answers from; None before the first frame."""
+        return self._given_fg if self._last is None else self._last.fg
+
+    def use_foreground(self, image_size: tuple[int, int], fg: U8) -> None:
+        """Answer :meth:`covered` from ``fg``, a foreground :meth:`foreground` gave for a frame of
+        ``image_size`` (width, height), as if that frame had just been read: a replay of recorded
+        detections through the tracker asks what the camera saw (``bench_pipeline --detections``).
+        """
+        if self.view is None or self.view.size != image_size:
+            self._ensure_view(np.zeros((image_size[1], image_size[0], 3), np.uint8))
+        self._last = None
+        self._given_fg = fg
 
     def _with_pins(self, detections: list[Detection], pins: list[Detection]) -> list[Detection]:
         """The balls that are no part of a pin, and the pins."""

@@ -43,3 +43,33 @@ def test_misses_names_a_missed_pot_a_false_cushion_and_a_wrong_first_contact(tmp
     # all right: nothing to say
     (tmp_path / "events.jsonl").write_text("".join(json.dumps(e) + "\n" for e in truth["events"]), "utf-8")
     assert _bench().misses(tmp_path, tmp_path / "truth.json") == []
+
+
+def test_a_replay_of_kept_detections_gives_the_full_runs_events_and_tracks(tmp_path: Path, monkeypatch: Any) -> None:
+    """``--detections``: the first run keeps the detector's output, a second reads it back and
+    reruns only the tracker and the extractor; both write what a full ``analyze`` writes, event
+    for event and track for track. The kept output belongs to its calibration."""
+    from tableref.vision.video_detector import VideoDetector
+
+    bench = _bench()
+    video = ROOT / "sample_videos" / "up-and-down-legal-pot-s2.mp4"
+    truth = video.with_suffix(".truth.json")
+    kept = tmp_path / "kept"
+    bench.run_clip(video, truth, tmp_path / "full", "classical")
+    first = bench.run_clip(video, truth, tmp_path / "first", "classical", kept)
+    assert len(list(kept.iterdir())) == 1
+
+    def no_detector(self: Any, image: Any) -> Any:
+        raise AssertionError("the kept detections were not used")
+
+    monkeypatch.setattr(VideoDetector, "detect", no_detector)
+    second = bench.run_clip(video, truth, tmp_path / "second", "classical", kept)
+    for name in ("events.jsonl", "tracks.jsonl"):
+        full = (tmp_path / "full" / name).read_text("utf-8")
+        assert full and (tmp_path / "first" / name).read_text("utf-8") == full
+        assert (tmp_path / "second" / name).read_text("utf-8") == full
+    assert first["events"] == second["events"] and first["frames"] == second["frames"] > 0
+    calibration = bench.venue_calibration(json.loads(truth.read_text("utf-8")))
+    moved = json.loads(json.dumps(calibration))
+    moved["homography"][0][2] += 1.0
+    assert bench.detections_key(video, calibration, "classical") != bench.detections_key(video, moved, "classical")

@@ -1083,3 +1083,27 @@ def test_a_pin_the_red_brushed_and_left_standing_is_not_called_fallen(tmp_path: 
 
     assert "pin-fallen" not in looks(VideoParams())
     assert "pin-fallen" in looks(VideoParams(pins=PinParams(stand_match=0.88)))
+
+
+def test_a_given_foreground_answers_covered_as_the_frame_read_would() -> None:
+    """A replay of recorded detections through the tracker (``bench_pipeline --detections``)
+    gives the detector each frame's foreground back, so that whether a ball's place is covered
+    (an arm over a ball at rest: the tracker keeps it) is answered as on the frame itself."""
+    scene = Scene("up-and-down", "legal-pot", 41)
+    read = scene.detector()
+    image = scene.renderer.render(scene.sim.frames[0])
+    balls = read.detect(image)
+    fg = read.foreground()
+    assert fg is not None
+    h, w = image.shape[:2]
+    replay = scene.detector()
+    assert replay.foreground() is None and not replay.covered(w / 2, h / 2, 20.0)
+    places = [(d.x, d.y) for d in balls]  # covered by the balls themselves, and bare cloth
+    places += [(float(x), float(y)) for x in np.linspace(0.2 * w, 0.8 * w, 7) for y in np.linspace(0.2 * h, 0.8 * h, 5)]
+    replay.use_foreground((w, h), fg)
+    assert [replay.covered(x, y, 12.0) for x, y in places] == [read.covered(x, y, 12.0) for x, y in places]
+    assert any(read.covered(x, y, 12.0) for x, y in places) and not all(read.covered(x, y, 12.0) for x, y in places)
+    replay.use_foreground((w, h), np.full_like(fg, 255))
+    assert all(replay.covered(x, y, 12.0) for x, y in places)
+    replay.use_foreground((w, h), np.zeros_like(fg))
+    assert not any(replay.covered(x, y, 12.0) for x, y in places)
