@@ -519,10 +519,11 @@ class EventExtractor:
                     continue
                 candidates.append((touch[0], a, b))
         candidates.sort(key=lambda c: c[0])
+        in_contact = {x.id for _, a, b in candidates for x in (a, b)}
         for frac, a, b in grazing:  # a path that touched nothing else this frame: a straight line
-            if not any(a in (c, d) or b in (c, d) for _, c, d in candidates):
+            if a.id not in in_contact and b.id not in in_contact:
                 self._graze(a, b, frac, t)
-        late = self._late_contacts(grazes, visible, {x.id for _, a, b in candidates for x in (a, b)})
+        late = self._late_contacts(grazes, visible, in_contact)
         # a contact needs a mover, or one it can have hit
         movers = self._movers(visible, {rester for _, _, rester, _ in late})
         candidates = [(f, a, b) for f, a, b in candidates if a.id in movers or b.id in movers]
@@ -541,8 +542,7 @@ class EventExtractor:
             first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
             pf, ps = self._prev[first.id], self._prev[second.id]
             if not ps.moving:  # knocked off its rest: it leaves along the line of centres
-                self._knocked[second.id] = (pf.x + pf.vx * (when - pf.t), pf.y + pf.vy * (when - pf.t),
-                                            ps.x, ps.y, math.hypot(pf.vx, pf.vy), when)
+                self._knocked[second.id] = _knock(pf, ps, when)
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
         for when, mover, rester, knock in late:
             self._shot.touching.add((mover, rester) if mover < rester else (rester, mover))
@@ -560,8 +560,7 @@ class EventExtractor:
         if rester.status != TrackStatus.VISIBLE or frac <= 0.0:
             return  # touching already as the frame began: men of a carrom pack, a ball frozen to another
         when = pm.t + frac * (t - pm.t)
-        knock = (pm.x + pm.vx * (when - pm.t), pm.y + pm.vy * (when - pm.t), pr.x, pr.y, math.hypot(pm.vx, pm.vy), when)
-        self._shot.grazed.append((when, mover.id, rester.id, knock))
+        self._shot.grazed.append((when, mover.id, rester.id, _knock(pm, pr, when)))
 
     def _late_contacts(self, grazes: list[_Graze], visible: list[Track], hit_now: set[str]) -> list[_Graze]:
         """The last frame's grazes whose resting object starts moving on this one, and nothing
@@ -588,9 +587,9 @@ class EventExtractor:
         they can have hit (see :func:`reached`). On the way, notes the objects that start moving
         this frame, by no more than their radius, where nothing could have hit them: a rack
         ball's reading jitters by a few millimetres while the cue ball is still on its way. Until
-        one has left its rest by its radius it is no mover. One that leaves its rest by more at once was hit by something the
-        camera lost (a ball struck hard from rest, its track left behind). One ``grazed`` (a mover's
-        path touched it on the last frame) was reached."""
+        one has left its rest by its radius it is no mover. One that leaves its rest by more at
+        once was hit by something the camera lost (a ball struck hard from rest, its track left
+        behind). One ``grazed`` (a mover's path touched it on the last frame) was reached."""
         unreached = self._shot.unreached
         for oid, (rx, ry) in list(unreached.items()):
             tr = next((v for v in visible if v.id == oid), None)
@@ -651,10 +650,8 @@ class EventExtractor:
                 if hit is None:
                     continue
                 when, when_frame = hit
-                last = self._shot.bounced.get(key)
-                if last is not None and abs(when - last) < self.p.bounce_gap_s:
+                if not self._new_bounce(key, when):
                     continue  # the same bounce, seen again through a wider window
-                self._shot.bounced[key] = when
                 events.append(TableEvent(t=when, frame=when_frame, type=EventType.CUSHION, objects=(tr.id,),
                                          where=cushion.id))
         return events
@@ -752,16 +749,23 @@ class EventExtractor:
                 self._forget(tr.id)
         return events
 
+    def _new_bounce(self, key: tuple[str, str], when: float) -> bool:
+        """Is a touch of (object, cushion) at ``when`` a new one (noted if so)? Two closer than
+        ``bounce_gap_s`` are one bounce."""
+        last = self._shot.bounced.get(key)
+        if last is not None and abs(when - last) < self.p.bounce_gap_s:
+            return False
+        self._shot.bounced[key] = when
+        return True
+
     def _went_over(self, oid: str, x: float, y: float, when: float, frame: int) -> list[TableEvent]:
         """The cushion an object leaving the table unseen went over, at (``x``, ``y``) on the
         surface's edge, touched at ``when``: a piece cannot leave without touching it (the
         premise of :func:`~tableref.vision.extract_cushions.fly_over`, for one seen going over).
         Nothing when that touch was reported already."""
         cushion = min(self._noses, key=lambda c: abs(c[1][0] * x + c[1][1] * y - c[1][2]))[0]
-        last = self._shot.bounced.get((oid, cushion.id))
-        if last is not None and abs(when - last) < self.p.bounce_gap_s:
+        if not self._new_bounce((oid, cushion.id), when):
             return []
-        self._shot.bounced[(oid, cushion.id)] = when
         return [TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.CUSHION,
                            objects=(oid,), where=cushion.id)]
 
@@ -963,3 +967,9 @@ def _frame_at(frame_t: dict[int, float], t: float, default: int) -> int:
         if ft <= t + 1e-9 and (best == default or ft > frame_t.get(best, -1)):
             best = f
     return best
+
+
+def _knock(hitter: PathEnd, rested: PathEnd, when: float) -> _Knock:
+    """The knocked-off state of ``rested``, hit at ``when`` by ``hitter`` on its last velocity."""
+    return (hitter.x + hitter.vx * (when - hitter.t), hitter.y + hitter.vy * (when - hitter.t),
+            rested.x, rested.y, math.hypot(hitter.vx, hitter.vy), when)

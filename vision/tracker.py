@@ -218,13 +218,12 @@ class Tracker:
       of a faster ball near enough to hit it, takes it in the frame (plus two radii): collisions
       only pass speed on from a faster ball, and a detection farther off is something else (a cue
       following through), not the ball. A *missing* track of a one-of-a-kind label
-      (a pool number, the queen, the striker) takes its label at any distance, unless it
-      was lost over a hole on its way in (it dropped). No track lost over a hole jumps at all: it
-      was not struck from rest, and it dropped or rattles in the jaws where it was lost (a carrom
-      man lost over a pocket took the striker, read as a man 300 mm back, and was never potted).
-      ``lost_jump_s``: for
-      this long after a track was last seen (not over a hole) it also takes, within
-      ``max_jump_mm``, a detection of another label that no track of that label took: the smear of a ball struck hard is read
+      (a pool number, the queen, the striker) takes its label at any distance. No track lost over
+      a hole on its way in jumps at all: it was not struck from rest, and it dropped or rattles in
+      the jaws where it was lost (a carrom man lost over a pocket took the striker, read as a man
+      300 mm back, and was never potted). ``lost_jump_s``: for this long after a track was last
+      seen (not over a hole) it also takes, within ``max_jump_mm``, a detection of another label
+      that no track of that label took: the smear of a ball struck hard is read
       with the cloth's colour as much as its own. Longer keeps more struck balls through misread
       smears; shorter avoids giving a hidden ball the detection of a new one put down nearby.
       Only a track seen ``lost_steady`` frames in a row before it was lost does so: a ball lost
@@ -505,6 +504,8 @@ class Tracker:
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
             stays = self._stays(s, t, dt)
             lost_at_rest = s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s
+            # lost on its way into a hole: it dropped, or rattles in the jaws within its gate
+            over_hole = s.status == TrackStatus.MISSING and s.hole is not None
             # a pin topples where it stands rather than sliding off the line of centres
             hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
                 and not s.group.startswith("pin") else []
@@ -547,12 +548,11 @@ class Tracker:
                         reclaimed.append((dist, i, j))
                     elif dist <= gate:
                         same.append((dist, i, j))
-                    elif not flicker and not landing and not (s.status == TrackStatus.MISSING and d.joined
-                                              and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
-                            and not (s.status == TrackStatus.MISSING and s.hole is not None) \
+                    elif not flicker and not landing and not over_hole \
+                            and not (s.status == TrackStatus.MISSING and d.joined
+                                     and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
                             and (dist <= min(reach, self.max_jump_mm)
-                                 or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS
-                                     and s.hole is None)):
+                                 or (s.status == TrackStatus.MISSING and s.label not in INDEXED_LABELS)):
                         # Only one object carries a numbered label (ball-9, queen, striker): when
                         # its track is lost, that label seen anywhere is it, moved by a hand or
                         # lost in a smear, not a second one. Unless it was lost over a hole on its
@@ -571,8 +571,9 @@ class Tracker:
                             jump.append((cost, i, j))
                 elif dist <= misread_gate:
                     other.append((dist + self.label_penalty_mm, i, j))
-                elif s.status == TrackStatus.MISSING and not landing and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
-                        and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm) and s.hole is None:
+                elif s.status == TrackStatus.MISSING and not landing and not over_hole \
+                        and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
+                        and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
                 elif strays and d.label == SMEAR_LABEL and d.radius >= larger * man and not d.joined and not foreign \
                         and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= self.gate_mm for x, y in newborn):
@@ -998,7 +999,7 @@ class Tracker:
         hole behind it, a pot no one played. A pin it knocks down no longer stands, and does not
         stop it."""
         share = 1.0
-        if s.group.startswith("pin"):
+        if s.group.startswith("pin") or not self.spec.pins:
             return share
         mm = mx * mx + my * my
         if mm <= 1e-9:
