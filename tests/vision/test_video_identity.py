@@ -198,3 +198,22 @@ def test_a_black_carrom_man_measured_large_is_still_a_black_man() -> None:
     assert names[int(np.argmax(carrom_scores(piece(0.95), 1.27)))] == "black"
     assert names[int(np.argmax(carrom_scores(piece(0.95), 1.0)))] == "black"
     assert names[int(np.argmax(carrom_scores(piece(0.75), 1.38)))] == "striker"  # shadowed striker
+
+
+def test_the_queen_measured_large_is_still_the_queen() -> None:
+    """Carroms seed 2902 (queen covered, queen returned): the still queen, red all over (hue 176,
+    every pixel saturated), measured 1.20-1.25 men across while the striker was in the player's
+    hand, and scored the striker (0.58-0.93) over the queen (0.06-0.36). The striker's track sat on
+    it, and the queen's pot was called a pot of the striker. Red all over is the queen whatever its
+    size; a striker with a red ring printed on it, saturated over part of its disc, is still the
+    striker."""
+    def piece(sat: float, hue: float = 176.0) -> BallColour:
+        return BallColour(white=0.0, dark=0.0, sat=sat, hue=hue, hue_spread=0.05, sat_value=0.8,
+                          brightness=0.8, white_value=0.0, white_spread=0.0)
+
+    names = ("white", "black", "queen", "striker")
+    for size in (1.0, 1.22, 1.25, 1.38):
+        assert names[int(np.argmax(carrom_scores(piece(1.0), size)))] == "queen"
+    assert names[int(np.argmax(carrom_scores(piece(0.45), 1.38)))] == "striker"  # a ringed striker
+    # a cream man under warm light (hue 12, saturated all over) is no queen, whatever its size
+    assert names[int(np.argmax(carrom_scores(piece(0.9, 12.0), 1.0)))] == "white"
