@@ -819,6 +819,7 @@ class Tracker:
         s.votes[d.label] += d.score
         s.total[d.label] += d.score
         s.group = d.group
+        s.radius_mm = self._radius_for(s.label, s.group)
         if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits and s.free:
             s.status = TrackStatus.VISIBLE
             s.confirmed = True
@@ -889,11 +890,11 @@ class Tracker:
         ring read apart from its disc): two solid objects cannot overlap by more than
         ``overlap`` of their radii, so it is not a new object."""
         assert d.x_mm is not None and d.y_mm is not None
-        r = self._radius_for(d)
+        r = self._radius_for(d.label, d.group)
         for o in taken:
             assert o.x_mm is not None and o.y_mm is not None
             if self._family(o.group) == self._family(d.group) and not d.group.startswith("pin") and \
-                    math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) < self.overlap * (r + self._radius_for(o)):
+                    math.hypot(d.x_mm - o.x_mm, d.y_mm - o.y_mm) < self.overlap * (r + self._radius_for(o.label, o.group)):
                 return True
         return False
 
@@ -911,7 +912,7 @@ class Tracker:
         assert d.x_mm is not None and d.y_mm is not None
         if d.group.startswith("pin"):
             return False
-        r = self._radius_for(d)
+        r = self._radius_for(d.label, d.group)
         for x0, y0, x1, y1, rs in swept:
             dx, dy = x1 - x0, y1 - y0
             n2 = dx * dx + dy * dy
@@ -924,7 +925,7 @@ class Tracker:
 
     def _spawn(self, d: Detection, t: float) -> None:
         assert d.x_mm is not None and d.y_mm is not None
-        radius = self._radius_for(d)
+        radius = self._radius_for(d.label, d.group)
         s = _State(key=self._next_key, id=f"tmp-{self._next_key}", group=d.group, x=d.x_mm, y=d.y_mm,
                    radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm,
                    free=int(not d.joined))
@@ -937,12 +938,16 @@ class Tracker:
             s.id = self._identity(s)
         self._tracks.append(s)
 
-    def _radius_for(self, d: Detection) -> float:
+    def _radius_for(self, label: str, group: str) -> float:
+        """The real radius of an object of this label (or group). A track's radius follows its
+        label, not the reading it was born from: the carrom striker put down under the player's
+        fingers reads as a white man, and a striker track sized as a man for the rest of the clip
+        could never be told from one by its size (*strayed*), nor kept its pieces' distances."""
         radii = self.spec.object_radius
-        for key in (d.label, d.group, "ball"):
+        for key in (label, group, "ball"):
             if key in radii:
                 return float(radii[key])
-        if d.group.startswith("pin"):
+        if group.startswith("pin"):
             return 11.0
         return float(next(iter(radii.values()), 20.0))
 

@@ -153,14 +153,15 @@ def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
     assert out.tracks[0].x == 250
 
 
-def _flicked_striker_lost(covered: bool, size: float = 12.5) -> Tracks:
+def _flicked_striker_lost(covered: bool, size: float = 12.5, first: str = "striker") -> Tracks:
     """The striker rests on its baseline beside two white men, is flicked at 2 m/s and lost in
     its smear for ten frames, then seen 520 mm on, slowed by a hit, read as a white man measuring
-    ``size`` (the men 10)."""
+    ``size`` (the men 10). On the first frame it is read as ``first``."""
     tracker = Tracker(CARROM)
     men = [det("white", "white", 176, 557), det("white", "white", 600, 200)]
     for i in range(10):
-        tracker.update([det("striker", "striker", 517, 622), *men], i / FPS, i)
+        label = first if i == 0 else "striker"
+        tracker.update([det(label, label, 517, 622), *men], i / FPS, i)
     for i in range(10, 20):
         tracker.update(men, i / FPS, i, covered=lambda x, y, r: covered)
     out = tracker.update(men, 20 / FPS, 20)
@@ -182,6 +183,18 @@ def test_a_struck_striker_lost_in_its_smear_and_seen_as_a_man_is_still_the_strik
     for hidden in (_flicked_striker_lost(covered=True), _flicked_striker_lost(covered=False, size=10.0)):
         assert sorted(tr.id for tr in hidden.tracks) == ["striker", "white-1", "white-2", "white-3"]
         assert hidden.by_id()["striker"].status is TrackStatus.MISSING
+
+
+def test_a_striker_first_read_as_a_man_has_the_striker_s_size() -> None:
+    """Carrom, seed 2902 (queen covered): the striker put down under the player's fingers was read
+    as a white man on the frame its track was born, and the track kept a man's radius for the whole
+    clip although it was named the striker. Flicked and lost, it was no larger than a man, so it
+    could not take its own striker-sized reading 300 mm on: a new man was born there and the
+    striker's first contact was given to him. A track's size is its name's."""
+    out = _flicked_striker_lost(covered=False, first="white")
+    assert sorted(tr.id for tr in out.tracks) == ["striker", "white-1", "white-2"]
+    assert out.by_id()["striker"].radius_mm == CARROM.object_radius["striker"]
+    assert (out.by_id()["striker"].x, out.by_id()["striker"].y) == (161, 147)
 
 
 def test_a_doubled_detection_is_not_a_second_object() -> None:
