@@ -47,7 +47,10 @@ class Detection:
 
     ``x``, ``y`` and ``radius`` are image pixels (the radius of a circle with the object's apparent
     area); ``score`` in [0, 1] is the detector's confidence that the object is there *and* carries
-    this label. ``x_mm``/``y_mm`` are table millimetres (``None`` without a calibration).
+    this label. ``x_mm``/``y_mm`` are table millimetres (``None`` without a calibration), and
+    ``radius_mm`` the radius there in millimetres (the pixel radius through the calibration's local
+    scale): under a tilted camera a piece on the far side is imaged smaller than the same piece on
+    the near side, so only millimetres compare sizes across the table.
 
     ``joined``: found as a part of a larger mass of change that the found objects do not explain
     (a hand holding a ball, an arm, a cue): the object may be a ball under a hand, or a knuckle.
@@ -64,6 +67,7 @@ class Detection:
     x_mm: float | None = None
     y_mm: float | None = None
     joined: bool = False
+    radius_mm: float | None = None
 
     def __post_init__(self) -> None:
         for name in ("x", "y", "radius", "score"):
@@ -109,12 +113,19 @@ class PixelToTable(Protocol):
 
 
 def with_table_mm(detections: Sequence[Detection], mapping: PixelToTable) -> tuple[Detection, ...]:
-    """Copies of ``detections`` with ``x_mm``/``y_mm`` from ``mapping`` (inputs are not changed)."""
+    """Copies of ``detections`` with ``x_mm``/``y_mm`` and ``radius_mm`` from ``mapping`` (inputs
+    are not changed). The radius goes through the mapping's local scale: the square root of the
+    area a pixel covers there, from where the centre and a pixel's step right and down map to."""
     if not detections:
         return ()
-    pts = mapping.to_table([(d.x, d.y) for d in detections])
+    n = len(detections)
+    px = [(d.x, d.y) for d in detections]
+    pts = mapping.to_table(px + [(x + 1.0, y) for x, y in px] + [(x, y + 1.0) for x, y in px])
+    c, ex, ey = pts[:n], pts[n:2 * n] - pts[:n], pts[2 * n:] - pts[:n]
+    scale = np.sqrt(np.abs(ex[:, 0] * ey[:, 1] - ex[:, 1] * ey[:, 0]))
     return tuple(
-        replace(d, x_mm=float(p[0]), y_mm=float(p[1])) for d, p in zip(detections, pts, strict=True)
+        replace(d, x_mm=float(p[0]), y_mm=float(p[1]), radius_mm=float(d.radius * k) if math.isfinite(k) else None)
+        for d, p, k in zip(detections, c, scale, strict=True)
     )
 
 

@@ -158,6 +158,13 @@ class _State:
         return max(self.votes, key=self.votes.__getitem__) if self.votes else self.id
 
 
+def _size(d: Detection) -> float:
+    """A reading's radius to compare with other readings of the same frame: in millimetres when
+    calibrated (under a tilted camera the far side's pieces are imaged smaller: a man near the
+    camera measured more pixels than the striker on the far side), else in pixels."""
+    return d.radius_mm if d.radius_mm is not None else d.radius
+
+
 class Tracker:
     """Multi-object tracker over calibrated detections for one table.
 
@@ -575,7 +582,7 @@ class Tracker:
                         and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
-                elif strays and d.label == SMEAR_LABEL and d.radius >= larger * man and not d.joined and not foreign \
+                elif strays and d.label == SMEAR_LABEL and _size(d) >= larger * man and not d.joined and not foreign \
                         and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= self.gate_mm for x, y in newborn):
                     strayed.append((math.hypot(d.x_mm - s.seen_x, d.y_mm - s.seen_y), i, j))
         used_t: set[int] = set()
@@ -622,7 +629,7 @@ class Tracker:
         (one is followed there), and the median size of the white readings."""
         loose = any(o.label == SMEAR_LABEL and o.confirmed and o.status == TrackStatus.MISSING for o in self._tracks)
         newborn = [(o.x, o.y) for o in self._tracks if not o.confirmed and o.status in ALIVE]
-        smeared = sorted(d.radius for d in dets if d.label == SMEAR_LABEL)
+        smeared = sorted(_size(d) for d in dets if d.label == SMEAR_LABEL)
         return loose, newborn, smeared[len(smeared) // 2] if smeared else 0.0
 
     def _struck_away(self, s: _State, t: float) -> bool:

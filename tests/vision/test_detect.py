@@ -67,6 +67,27 @@ def test_with_table_mm_returns_copies() -> None:
     assert with_table_mm((), _Shift()) == ()
 
 
+class _Tilted:
+    """A camera looking along y: a pixel covers k = 1 mm across at the bottom of the image
+    (y = 100) and 3 mm at the top (y = 0), and 1.5 k^2 mm along y (foreshortened)."""
+
+    def to_table(self, points_px: object) -> np.ndarray:
+        p = np.asarray(points_px, dtype=np.float64)
+        k = 3.0 - 0.02 * p[:, 1]  # mm per pixel across
+        return np.stack([p[:, 0] * k, 1000.0 - 25.0 * k ** 3], axis=1)
+
+
+def test_radius_in_millimetres_follows_the_local_scale() -> None:
+    """The same 20 mm piece images 16 px in radius near the camera and 3 px on the far side:
+    compared in pixels the near one is the larger piece, in millimetres they are alike."""
+    near = Detection("white", "white", 50.0, 100.0, 20.0 / np.sqrt(1.5), 0.9)
+    far = Detection("white", "white", 50.0, 0.0, 20.0 / np.sqrt(1.5 * 27.0), 0.9)
+    out = with_table_mm((near, far), _Tilted())
+    assert near.radius > 2.5 * far.radius
+    assert abs(out[0].radius_mm - 20.0) < 0.5 and abs(out[1].radius_mm - 20.0) < 0.5
+    assert near.radius_mm is None
+
+
 def test_factory_refuses_unknown_kinds_and_tables() -> None:
     with pytest.raises(UserError, match="unknown detector"):
         make_detector("pool", "magic")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tableref.calibration.spec import load_table
 from tableref.vision.detect import Detection
 from tableref.vision.tracker import Track, Tracker, Tracks, TrackStatus
@@ -153,12 +155,16 @@ def test_a_lost_striker_found_anywhere_is_the_same_striker() -> None:
     assert out.tracks[0].x == 250
 
 
-def _flicked_striker_lost(covered: bool, size: float = 12.5, first: str = "striker") -> Tracks:
+def _flicked_striker_lost(covered: bool, size: float = 12.5, first: str = "striker",
+                          size_mm: float | None = None) -> Tracks:
     """The striker rests on its baseline beside two white men, is flicked at 2 m/s and lost in
     its smear for ten frames, then seen 520 mm on, slowed by a hit, read as a white man measuring
-    ``size`` (the men 10). On the first frame it is read as ``first``."""
+    ``size`` pixels (the men 10), ``size_mm`` millimetres when given (the men 15.5 then). On the
+    first frame it is read as ``first``."""
     tracker = Tracker(CARROM)
     men = [det("white", "white", 176, 557), det("white", "white", 600, 200)]
+    if size_mm is not None:
+        men = [replace(m, radius_mm=15.5) for m in men]
     for i in range(10):
         label = first if i == 0 else "striker"
         tracker.update([det(label, label, 517, 622), *men], i / FPS, i)
@@ -166,7 +172,8 @@ def _flicked_striker_lost(covered: bool, size: float = 12.5, first: str = "strik
         tracker.update(men, i / FPS, i, covered=lambda x, y, r: covered)
     out = tracker.update(men, 20 / FPS, 20)
     for i, (x, y) in enumerate([(219, 191), (189, 172), (161, 147)], start=20):
-        seen = Detection(label="white", group="white", x=x, y=y, radius=size, score=0.9, x_mm=x, y_mm=y)
+        seen = Detection(label="white", group="white", x=x, y=y, radius=size, score=0.9, x_mm=x, y_mm=y,
+                         radius_mm=size_mm)
         out = tracker.update([seen, *men], i / FPS, i)
     return out
 
@@ -183,6 +190,17 @@ def test_a_struck_striker_lost_in_its_smear_and_seen_as_a_man_is_still_the_strik
     for hidden in (_flicked_striker_lost(covered=True), _flicked_striker_lost(covered=False, size=10.0)):
         assert sorted(tr.id for tr in hidden.tracks) == ["striker", "white-1", "white-2", "white-3"]
         assert hidden.by_id()["striker"].status is TrackStatus.MISSING
+
+
+def test_sizes_are_compared_in_millimetres_across_a_tilted_view() -> None:
+    """Carrom, seed 2902 (striker pocketed): under a camera tilted 30 degrees the striker on the
+    far side imaged fewer pixels than the men near the camera, and the men more than it: in pixels
+    a man near the camera was the striker-sized reading. In millimetres the far striker is the
+    larger, and a near man measuring more pixels is not."""
+    far = _flicked_striker_lost(covered=False, size=9.0, size_mm=20.6)
+    assert sorted(tr.id for tr in far.tracks) == ["striker", "white-1", "white-2"]
+    near_man = _flicked_striker_lost(covered=False, size=14.0, size_mm=15.0)
+    assert near_man.by_id()["striker"].status is TrackStatus.MISSING
 
 
 def test_a_striker_first_read_as_a_man_has_the_striker_s_size() -> None:
