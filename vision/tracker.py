@@ -307,7 +307,11 @@ class Tracker:
       for a reading of its own label (nudged under a hand) and jumps of ``max_jump_mm`` (struck
       hard from its rest); a reading there that an object rolling fast a frame ago has within its
       own motion gate is that object's first, whatever its label reads, and the lost track's only
-      if that object takes another. Lost at rest as the fast one arrived, it was struck, and where
+      if that object takes another. So is one that an object lost in its smear within
+      ``lost_jump_s`` can have reached, if that object was seen on its course after the track was
+      lost (the striker seen once past the man it hit, then lost: its next reading, read as a man,
+      went to him, and the striker's pot was called his); lost on the same frame as the track,
+      it was not seen going on, and the reading is as likely the struck piece's. Lost at rest as the fast one arrived, it was struck, and where
       it went is unknown (a man knocked off the board by the striker is never seen again), while
       the fast one is on its course: the striker coming off the cushion beside it, its smear read
       as a white man, was followed as that man and its cushions were given to him. A look-alike
@@ -490,6 +494,10 @@ class Tracker:
         # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
+        # ... and those lost in their smear since (see *struck, not nudged*)
+        smeared = [o for o in self._tracks if o.confirmed and o.status == TrackStatus.MISSING and o.hole is None
+                   and not o.group.startswith("pin") and t - o.last_seen_t <= self.lost_jump_s + 1e-9
+                   and math.hypot(o.lost_vx, o.lost_vy) >= self.jump_speed_mm_s]
         reserved = self._reserved(tracks, dets, t, dt)
         # what may stray (see *strayed*), and only then what the frame says of it: on most frames
         # of most tables nothing can
@@ -511,6 +519,10 @@ class Tracker:
             carries = fast and s.confirmed and s.last_seen_t >= t - dt - 1e-6
             stays = self._stays(s, t, dt)
             lost_at_rest = s.status == TrackStatus.MISSING and math.hypot(s.lost_vx, s.lost_vy) < self.roll_speed_mm_s
+            # what may have struck it: fast a frame ago, or lost in its smear after it was seen
+            # on its course past this track's loss
+            struckby = rolling + [o for o in smeared if o.last_seen_t > s.last_seen_t + 1e-9] \
+                if lost_at_rest and smeared else rolling
             # lost on its way into a hole: it dropped, or rattles in the jaws within its gate
             over_hole = s.status == TrackStatus.MISSING and s.hole is not None
             # a pin topples where it stands rather than sliding off the line of centres
@@ -547,7 +559,7 @@ class Tracker:
                     # where it is; its own label first
                     (kept if d.label == s.label else kept_other).append((dist, i, j))
                 if d.label == s.label:
-                    reachers = self._reachers(d, rolling, dt) if dist <= gate and lost_at_rest and not flicker else []
+                    reachers = self._reachers(d, struckby, dt) if dist <= gate and lost_at_rest and not flicker else []
                     if reachers and dist > gate - self.gate_mm:
                         nudged.append((dist, i, j))  # see *struck, not nudged*
                     elif reachers and d.label in INDEXED_LABELS:
@@ -572,7 +584,7 @@ class Tracker:
                         # as a smear still beside the cue.)
                         # Of two readings of its label, one joined to an arm or a cue comes second.
                         cost = dist + (self.label_penalty_mm if d.joined else 0.0)
-                        if lost_at_rest and self._reachers(d, rolling, dt):
+                        if lost_at_rest and self._reachers(d, struckby, dt):
                             nudged.append((cost, i, j))  # see *struck, not nudged*
                         else:
                             jump.append((cost, i, j))

@@ -840,3 +840,38 @@ def test_a_slow_ball_lost_on_a_pockets_rim_rolling_away_from_it_is_not_potted() 
 
     for i, out in enumerate(rattle(Tracker(POOL))):
         assert all(tr.status is not TrackStatus.POTTED for tr in out.tracks), f"potted on frame {i}"
+
+
+def _striker_through_a_man(striker_lost_with_him: bool) -> Tracks:
+    """Carrom, seed 2902 (striker pocketed): the striker rolls at 2 m/s into a white man at rest,
+    which vanishes in its own smear on the frame of the hit; the striker is seen once more past
+    him (unless ``striker_lost_with_him``), then is lost in its smear too. On the next frame a white
+    reading lies on the striker's course, 110 mm from where the man rested."""
+    tracker = Tracker(CARROM)
+    man = det("white", "white", 536, 429)
+    path = [(300, 620)] * 10 + [(348, 578), (382, 545), (427, 500), (472, 457), (518, 401)]
+    out = None
+    for i, (x, y) in enumerate(path):
+        hit = i >= len(path) - 1
+        seen = [] if hit and striker_lost_with_him else [det("striker", "striker", x, y)]
+        out = tracker.update(seen + ([] if hit else [man]), i / FPS, i)
+    i = len(path)
+    out = tracker.update([], i / FPS, i)
+    out = tracker.update([det("white", "white", 559, 319)], (i + 1) / FPS, i + 1)
+    assert out is not None
+    return out
+
+
+def test_a_reading_on_the_course_of_a_striker_lost_after_a_hit_is_the_striker() -> None:
+    """Carrom, seed 2902 (striker pocketed): the man the striker hit vanished in his smear; the
+    striker was seen once past him and then lost in its own. Its next reading, read as a white man,
+    went to the man's track (within the gate of a piece that may have been nudged), so the striker
+    was followed as that man and its pot was called a pot of a man. A reading that a fast object,
+    seen on its course after the man was lost, can have reached is that object's first (*struck,
+    not nudged*), even while it is itself lost in its smear. Lost on the same frame as the man
+    instead, the striker was not seen going on past him: the reading stays the man's."""
+    out = _striker_through_a_man(striker_lost_with_him=False)
+    assert (out.by_id()["striker"].x, out.by_id()["striker"].y) == (559, 319)
+    assert out.by_id()["white-1"].status is TrackStatus.MISSING
+    both = _striker_through_a_man(striker_lost_with_him=True)
+    assert (both.by_id()["white-1"].x, both.by_id()["white-1"].y) == (559, 319)
