@@ -1107,3 +1107,31 @@ def test_a_given_foreground_answers_covered_as_the_frame_read_would() -> None:
     assert all(replay.covered(x, y, 12.0) for x, y in places)
     replay.use_foreground((w, h), np.zeros_like(fg))
     assert not any(replay.covered(x, y, 12.0) for x, y in places)
+
+
+def test_a_moving_piece_measured_at_the_striker_s_size_becomes_the_striker() -> None:
+    """Carroms, seed 3001 (striker pocketed): at the hit the detector's memory followed the man the
+    striker struck onto the striker, which then measured 1.3-1.6 men across on every frame of its
+    run and was still read as that man, into the pocket. Blur shrinks the striker to a man's size
+    but seldom grows a man to the striker's: a moving light piece that measures the striker's size
+    counts as the striker frame after frame, while one measuring a man's keeps its memory's split."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+    from tableref.vision.video_identity import BallColour, carrom_scores
+
+    def run(size: float, memory: np.ndarray) -> int:
+        det = Scene("carroms", "pot", 3).detector()
+        det._memos = [_Memo(30.0, 30.0, 12.0, 0.0, memory, r=5.0, age=0)]
+        light = BallColour(white=0.9, dark=0.0, sat=0.02, hue=-1.0, hue_spread=0.0, sat_value=0.0,
+                           brightness=1.1, white_value=1.1, white_spread=0.3)
+        ev = memory
+        for k in range(1, 6):  # 12 px a frame, over twice the size_still distance
+            circle = Circle(30.0 + 12.0 * k, 30.0, 5.0, 1.0, 1.0, 0.0, "single", size)
+            ev = det._remember(np.array([[circle.x, circle.y]]), [circle], [carrom_scores(light, size)], [0])[0]
+        return int(np.argmax(ev))
+
+    man = np.array([1.0, 0.0, 0.0, 0.0])  # [white, black, queen, striker]
+    striker = np.array([0.0, 0.0, 0.0, 1.0])
+    assert run(1.33, man) == 3
+    assert run(1.0, striker) == 3  # the striker shrunk by its blur keeps its name
+    assert run(1.0, man) == 0
