@@ -30,17 +30,15 @@ from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
 from tableref.vision.extract_params import ExtractorParams
-from tableref.vision.extract_pots import drop_time, knocked_into, knocked_off
+from tableref.vision.extract_pots import Knock, drop_time, knocked_into, knocked_off
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
 from tableref.vision.tracker import Track, Tracks, TrackStatus
 
 __all__ = ["EventExtractor", "ExtractorParams"]
 
 
-#: an object's knocked-off state: where the hitter was and the object rested, the hitter's speed, when
-_Knock = tuple[float, float, float, float, float, float]
 #: a graze (see ``EventExtractor._late_contacts``): when, the mover, the resting object, its knock
-_Graze = tuple[float, str, str, _Knock]
+_Graze = tuple[float, str, str, Knock]
 
 
 @dataclass
@@ -67,7 +65,7 @@ class _PendingStart:
     """A start among a cluster waiting for the next frame to confirm it (``crowd_gap_mm``)."""
 
     movers: dict[str, tuple[float, float, float]]  # id -> rest x, y and the distance from it then
-    knocked: dict[str, _Knock]  # the knocked-off state before it
+    knocked: dict[str, Knock]  # the knocked-off state before it
     #: id -> where each mover was read on the frame before (a reading that flips between two fits
     #: of a rack ball leaves it and comes back there)
     before: dict[str, tuple[float, float]] = field(default_factory=dict)
@@ -102,7 +100,7 @@ class EventExtractor:
         #: lost after a hit may be the one another lost track finds)
         self._refound: dict[str, float] = {}
         #: id -> hitter's place, own rest place, hitter's speed and when, for an object knocked off its rest
-        self._knocked: dict[str, _Knock] = {}  # id -> where and when last seen not moving
+        self._knocked: dict[str, Knock] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
         #: ids seen with their centre over the playing surface: only such a ball can be potted. A
         #: "ball" found only past the cushions (a ball resting on the rail, a pocket's jaw or a
@@ -969,7 +967,7 @@ def _frame_at(frame_t: dict[int, float], t: float, default: int) -> int:
     return best
 
 
-def _knock(hitter: PathEnd, rested: PathEnd, when: float) -> _Knock:
+def _knock(hitter: PathEnd, rested: PathEnd, when: float) -> Knock:
     """The knocked-off state of ``rested``, hit at ``when`` by ``hitter`` on its last velocity."""
     return (hitter.x + hitter.vx * (when - hitter.t), hitter.y + hitter.vy * (when - hitter.t),
             rested.x, rested.y, math.hypot(hitter.vx, hitter.vy), when)
