@@ -124,6 +124,7 @@ class Circle:
     size: float = 1.0  # measured radius / r (a carrom striker about 1.33)
     joined: bool = False
     length: float = 0.0  # a blur's straight part (its capsule's length less its width) / r
+    axis: float = 0.0  # a blur's long axis, radians from the work image's x axis (modulo pi)
 
     @property
     def score(self) -> float:
@@ -504,7 +505,8 @@ class ObjectFinder:
         cx, cy = m["m10"] / m["m00"] + x0, m["m01"] / m["m00"] + y0
         if not self._may_centre(cx, cy):
             return None
-        return Circle(cx, cy, r, peak / rs, 1.0, 0.0, "blur", size, length=length / r), not capsule
+        axis = 0.5 * math.atan2(2.0 * mu11, mu20 - mu02)
+        return Circle(cx, cy, r, peak / rs, 1.0, 0.0, "blur", size, length=length / r, axis=axis), not capsule
 
     def _may_centre(self, x: float, y: float) -> bool:
         h, w = self.centre_mask.shape

@@ -205,6 +205,17 @@ class VideoParams:
       too thin to join it to the arm, is a still capsule too, but a long one (7 radii, bar
       billiards seed 1602). Larger ``still_blur`` accepts a capsule that crept; a longer
       ``still_blur_length`` accepts more of a cue's end.
+    * ``moving_blur_angle`` and ``moving_blur_slack``: a capsule found where no ball is
+      remembered is also taken for a ball when a free capsule on the last frame read lay a
+      radius or more behind it, both lie along the line between them within
+      ``moving_blur_angle`` degrees, and neither's straight part is longer than that distance
+      plus ``moving_blur_slack`` radii (a smear is the ball's travel within the exposure), while
+      no remembered ball rolls fast (its smear's pieces are its own). A ball
+      that left the table and came back onto it (bar billiards seed 3102: off the side rail,
+      back on the cloth, off the scoreboard end and into a hole) is remembered by no one when it
+      lands, and was never seen for the 30 frames it rolled. Wider or looser accepts more of a
+      loose cue end or finger moving along itself; narrower or tighter loses a returning ball
+      whose smear curves or whose measured length is stretched by its shadow.
     * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
       have its size read. Only size tells the striker from a white man, and a moving piece is
       blurred by its own motion over the exposure: the light striker's faint blurred rim on a
@@ -250,6 +261,8 @@ class VideoParams:
     size_still: float = 0.5
     still_blur: float = 0.35
     still_blur_length: float = 1.5
+    moving_blur_angle: float = 25.0
+    moving_blur_slack: float = 1.0
     roll_share: float = 0.25
     colour_cost: float = 4.0
     solid_after: int = 12
@@ -346,7 +359,7 @@ class VideoDetector:
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
         self._flicks: list[tuple[Circle, _Memo]] = []  # this frame's sightings of a struck object (_lost_faint)
-        self._loose_blurs: list[tuple[float, float]] = []  # capsules no memory explained, last frame
+        self._loose_blurs: list[Circle] = []  # capsules no memory explained, last frame read
         self._cast = LightCast(self.p.cast)  # the light's colour (pool: hues name the balls)
 
     # -- set-up ------------------------------------------------------------------------------
@@ -704,24 +717,53 @@ class VideoDetector:
 
     def _plausible_smears(self, circles: list[Circle]) -> list[Circle]:
         """A smeared ball comes from somewhere: a capsule is taken for a moving ball only near a
-        ball seen in the last frames (a finger or a cue end is capsule-shaped too), or where a
-        free capsule lay on the last frame (a ball at rest joined to its shadow; see
-        ``VideoParams.still_blur``)."""
+        ball seen in the last frames (a finger or a cue end is capsule-shaped too), where a free
+        capsule lay on the last frame (a ball at rest joined to its shadow; see
+        ``VideoParams.still_blur``), or where a free capsule on the last frame was heading (a
+        ball coming back onto the table from the rail or the floor, long after it was last
+        seen; see ``VideoParams.moving_blur_angle``)."""
         before, self._loose_blurs = self._loose_blurs, []
         if not any(c.kind == "blur" for c in circles):
             return circles
+        # while a remembered ball rolls fast its smear can break into pieces that run on ahead
+        # of its memory's reach: those are its own, not a ball coming back (Colors seed 1802: a
+        # piece of the cue ball's smear on the break was named the 14 and "hit" the cue ball)
+        rolling = bool(self._fast())
         out = []
         for c in circles:
             if c.kind == "blur":
                 reach = (0.5 * self.p.circles.max_blur + 3.0) * c.r
                 if not any(math.hypot(c.x - m.x, c.y - m.y) < reach * (1 + 0.5 * m.age) for m in self._memos):
-                    if c.joined or c.length > self.p.still_blur_length:
+                    if c.joined:
                         continue
-                    self._loose_blurs.append((c.x, c.y))
-                    if not any(math.hypot(c.x - x, c.y - y) < self.p.still_blur * c.r for x, y in before):
+                    self._loose_blurs.append(c)
+                    still = c.length <= self.p.still_blur_length and any(
+                        b.length <= self.p.still_blur_length
+                        and math.hypot(c.x - b.x, c.y - b.y) < self.p.still_blur * c.r for b in before)
+                    if not still and (rolling or not any(self._carried_on(b, c, reach) for b in before)):
                         continue
             out.append(c)
         return out
+
+    def _carried_on(self, before: Circle, now: Circle, reach: float) -> bool:
+        """Whether capsule ``now`` is capsule ``before`` of the last frame read, moved on: it
+        travelled at least a radius and at most ``reach``, both smears lie along the way it
+        travelled (``VideoParams.moving_blur_angle``, where a smear is long enough to have a
+        direction), and neither is longer than that way (a smear is the travel within the
+        exposure, never more than a frame's; ``VideoParams.moving_blur_slack``). A cue's end
+        drawn back and pushed while a player aims is longer than it moves."""
+        dx, dy = now.x - before.x, now.y - before.y
+        d = math.hypot(dx, dy)
+        if not now.r <= d <= reach:
+            return False
+        way = math.atan2(dy, dx)
+        for s in (before, now):
+            if s.length > d / now.r + self.p.moving_blur_slack:
+                return False
+            off = abs((s.axis - way + math.pi / 2) % math.pi - math.pi / 2)
+            if s.length >= 0.5 and math.degrees(off) > self.p.moving_blur_angle:
+                return False
+        return True
 
     def _lost_faint(self, changed: U8, fg: U8, circles: list[Circle]) -> list[Circle]:
         """A ball seen moving a moment ago and not found now, looked for in the weaker evidence of
