@@ -53,6 +53,14 @@ class CircleParams:
       ``single_fill``: and no larger than this many discs of its own distance-transform peak
       (two pieces side by side are twice the disc their width gives).
     * ``max_blur``: a capsule up to this many radii long is one ball smeared by the shutter.
+    * ``rest_touch`` and ``touch_smear``: a capsule with a straight part of at least
+      ``touch_smear`` radii and one clear circle within ``rest_touch`` radii of where an object
+      was found at rest a frame ago (``known``) is that object and a smear touching it, searched
+      as a crowded piece (the smear comes out as a streak). A ball smeared against the ball it
+      is about to hit makes one capsule with it (bar billiards seed 3101: seven radii, the
+      resting white's circle at one end), read as one smeared ball it took the resting ball's
+      name. Shorter ``touch_smear`` also splits a ball at rest from its own shadow (a capsule
+      of one or two radii); larger ``rest_touch`` lets a smear's rounded end pass for the ball.
     * ``min_cover``: fraction of a candidate disc (radius ``0.85 r``) that must be foreground.
     * ``ring_in``/``ring_out``/``max_unexplained``: fraction of the ring around a candidate in a
       crowded piece that may be foreground no other candidate explains. Lower rejects more arm and
@@ -87,6 +95,8 @@ class CircleParams:
     single_area: float = 1.6
     single_fill: float = 1.7
     max_blur: float = 12.0
+    rest_touch: float = 0.5
+    touch_smear: float = 3.0
     min_cover: float = 0.8
     ring_in: float = 1.3
     ring_out: float = 1.7
@@ -298,6 +308,14 @@ class ObjectFinder:
                 # ball at rest with the cue tip against it is tapered too)
                 blur, tapered = smear
                 pair = [c for c in circles if c[2] >= p.faint_votes]
+                at_rest = [c for c in pair
+                           if any(math.hypot(c[0] - kx, c[1] - ky) < p.rest_touch * r for kx, ky in known)]
+                if len(pair) == 1 and at_rest and blur.length >= p.touch_smear:
+                    # a long smear with one clear circle where a ball rested a frame ago: that ball,
+                    # and the ball that struck it smeared against it (``rest_touch``)
+                    crowd.extend(circles)
+                    crowded.append((pc, r))
+                    continue
                 if len(pair) < (1 if tapered else 2):
                     singles.append(blur)
                     whole.append(pc)

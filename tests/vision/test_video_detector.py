@@ -279,6 +279,36 @@ def test_a_tapered_smear_is_one_moving_piece() -> None:
     assert abs(found[0].x - 40) < 1.0 and abs(found[0].y - 30) < 1.0
 
 
+def test_a_smear_against_a_ball_at_rest_is_that_ball_and_a_streak() -> None:
+    """Bar billiards seed 3101 (ball returns): the red, struck at 6 m/s, smeared right up to the
+    white resting where it was found a frame before, and the two made one capsule seven radii
+    long with a single clear circle, the white's. Read as one smeared ball near the white, it
+    took the white's name, and the two balls' names stayed swapped: the white's pot was called
+    the red's. A long capsule whose one clear circle lies where a ball rested
+    (``CircleParams.rest_touch``, ``touch_smear``) is that ball and a smear beside it (a streak,
+    for the caller to give to the ball just struck); elsewhere it is still one smeared ball."""
+    import cv2
+
+    from tableref.vision.video_balls import CircleParams, ObjectFinder
+
+    r = 5
+    h, w = 60, 120
+    finder = ObjectFinder(np.full((h, w), float(r), np.float32), np.full((h, w), 255, np.uint8), 1.0,
+                          (0, 0, w, h), CircleParams())
+    mask = np.zeros((h, w), np.uint8)
+    cv2.circle(mask, (80, 30), r, 255, -1)  # the white at rest
+    cv2.ellipse(mask, (58, 30), (18, r), 0.0, 0.0, 360.0, 255, -1)  # the red's smear touching it
+    image = np.full((h, w, 3), 60, np.uint8)  # a smear shows no outline; the white at rest does
+    cv2.circle(image, (80, 30), r, (230, 230, 230), -1)
+
+    alone = finder.find(mask, image)
+    assert [c.kind for c in alone] == ["blur"]
+    found = finder.find(mask, image, known=[(80.0, 30.0)])
+    assert len(found) == 1 and found[0].kind == "crowd"
+    assert math.hypot(found[0].x - 80.0, found[0].y - 30.0) < 1.0
+    assert [c.kind for c in finder.streaks] == ["streak"] and finder.streaks[0].x < 70.0
+
+
 def _cloth_coloured_ball() -> tuple[np.ndarray, np.ndarray]:
     """A ball of nearly the cloth's colour (radius 6 px at (30, 30)): a shaded outline, and a lit
     crescent that is the only foreground, thinner than a ball (what a violet 4 on a violet cloth
