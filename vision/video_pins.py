@@ -57,6 +57,16 @@ class PinParams:
       of it on the next (bar billiards seed 1802: the cue's shadow over a third of the 200 pin's
       neighbourhood read as the pin falling). A pin that falls shows at most its own length of
       foreground there, and is called a frame later.
+    * ``mass_pins``: a piece of foreground more than this many lying pins in area (an arm, a
+      sleeve's shadow, a cue) that reaches into a pin's box hides that part of it: a pin whose
+      look is lost there is judged over the part left in view (``partial_match``, as beside a
+      ball), and while too little is in view it keeps its last state. Bar billiards seed 3202:
+      the rounded end of a sleeve's shadow sweeping in over the table touched the 100 pin's base
+      and cut its match to 0.67 while it covered under a fifth of the neighbourhood (short of
+      ``doubt_fraction``); the pin was called fallen, and its "fallen" place followed the
+      shadow. A pin that falls leaves a piece of change about its own size where it stood, so
+      smaller pieces never hide a pin; larger ``mass_pins`` lets more of an arm's edge read as
+      a fall.
     * ``fallen_mm``: how far from the spot a fallen pin is looked for.
     * ``plugged_margin``: how much more of the pin's head colour must show over its hole than on
       its spot for the pin to be taken as plugging the hole at the start.
@@ -69,6 +79,7 @@ class PinParams:
     gone_match: float = 0.3
     busy_fraction: float = 0.35
     doubt_fraction: float = 0.2
+    mass_pins: float = 4.0
     fallen_mm: float = 70.0
     plugged_margin: float = 0.15
 
@@ -240,6 +251,17 @@ class PinWatcher:
                 st.doubt = False
                 out.append(self._standing(st))
                 continue
+            if not st.fallen and cover > 0.0:
+                hidden = self._hidden_by_mass(fg_work, st, base)
+                if hidden is not None:
+                    # an arm or a shadow reaching into the pin's box: judge the part in view
+                    part = self._partial_fit(image, st, base, balls, hidden)
+                    if part is None:
+                        out.append(self._standing(st, 0.4))  # too little in view: as it was
+                        continue
+                    if part[0] >= self.p.partial_match:
+                        out.append(self._standing(st))
+                        continue
             if not st.fallen and not st.doubt and cover >= self.p.doubt_fraction:
                 st.doubt = True  # something coming over it: judged on the next frame
                 out.append(self._standing(st, 0.4))
@@ -266,9 +288,11 @@ class PinWatcher:
         return near if near and all(math.hypot(b[0] - base[0], b[1] - base[1]) < reach for b in near) else []
 
     def _partial_fit(self, image: U8, st: _PinState, base: NDArray[np.float64],
-                     balls: list[tuple[float, float, float]]) -> tuple[float, tuple[int, int]] | None:
-        """Best fit of the standing look near the pin's place over the pixels no ball covers, or
-        None when too little of the pin is in view."""
+                     balls: list[tuple[float, float, float]],
+                     hidden: tuple[NDArray[np.bool_], int, int] | None = None) -> tuple[float, tuple[int, int]] | None:
+        """Best fit of the standing look near the pin's place over the pixels no ball covers (nor
+        ``hidden``: a mask of full-resolution pixels and its corner, see :meth:`_hidden_by_mass`),
+        or None when too little of the pin is in view."""
         th, tw = st.template.shape[:2]
         h, w = image.shape[:2]
         s = self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
@@ -284,6 +308,9 @@ class PinWatcher:
                 free = np.ones((th, tw), bool)
                 for bx, by, br in balls:
                     free &= (xx - bx) ** 2 + (yy - by) ** 2 > (1.15 * br) ** 2
+                if hidden is not None:
+                    mask, hx, hy = hidden
+                    free &= ~mask[y0 - hy:y0 - hy + th, x0 - hx:x0 - hx + tw]
                 if free.mean() < 0.4:
                     continue
                 win = image[y0:y0 + th, x0:x0 + tw].astype(np.float32)[free]
@@ -295,6 +322,32 @@ class PinWatcher:
                 if best is None or fit > best[0]:
                     best = (fit, (dx, dy))
         return best
+
+    def _hidden_by_mass(self, fg_work: U8, st: _PinState,
+                        base: NDArray[np.float64]) -> tuple[NDArray[np.bool_], int, int] | None:
+        """The full-resolution pixels around the pin's box (as far as :meth:`_partial_fit`
+        shifts it) that belong to a piece of foreground larger than ``mass_pins`` lying pins, and
+        the region's corner; None when no such piece reaches into the pin's box."""
+        view = self.view
+        th, tw = st.template.shape[:2]
+        s = float(view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0])
+        reach = max(1, int(round(0.5 * self.p.search_mm * s)))
+        x0 = int(round(base[0])) + st.offset[0] - reach
+        y0 = int(round(base[1])) + st.offset[1] - reach
+        yy, xx = np.mgrid[y0:y0 + th + 2 * reach, x0:x0 + tw + 2 * reach]
+        work = view.to_work(np.column_stack([xx.ravel(), yy.ravel()]).astype(np.float64))
+        h, w = fg_work.shape
+        wx = np.clip(np.round(work[:, 0]).astype(np.intp), 0, w - 1)
+        wy = np.clip(np.round(work[:, 1]).astype(np.intp), 0, h - 1)
+        if not fg_work[wy, wx].any():
+            return None
+        pin_px = st.spec.height * 2.0 * st.spec.radius * (s * view.scale) ** 2  # a lying pin, work px
+        n, labels, stats, _ = cv2.connectedComponentsWithStats((fg_work > 0).astype(np.uint8), connectivity=8)
+        big = stats[:, cv2.CC_STAT_AREA] > self.p.mass_pins * pin_px
+        big[0] = False
+        mask = big[labels[wy, wx]].reshape(xx.shape)
+        inner = mask[reach:reach + th, reach:reach + tw]
+        return (mask, x0, y0) if inner.any() else None
 
     def _moved(self, st: _PinState, base: NDArray[np.float64], shift: tuple[int, int]) -> None:
         """A standing pin found ``shift`` pixels from where it stood has slid along the cloth."""
