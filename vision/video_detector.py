@@ -210,12 +210,12 @@ class VideoParams:
       radius or more behind it, both lie along the line between them within
       ``moving_blur_angle`` degrees, and neither's straight part is longer than that distance
       plus ``moving_blur_slack`` radii (a smear is the ball's travel within the exposure), while
-      no remembered ball rolls fast (its smear's pieces are its own). A ball
-      that left the table and came back onto it (bar billiards seed 3102: off the side rail,
-      back on the cloth, off the scoreboard end and into a hole) is remembered by no one when it
-      lands, and was never seen for the 30 frames it rolled. Wider or looser accepts more of a
-      loose cue end or finger moving along itself; narrower or tighter loses a returning ball
-      whose smear curves or whose measured length is stretched by its shadow.
+      no remembered ball rolls fast (its smear's pieces are its own). A ball that left the
+      table and came back onto it (bar billiards seed 3102: off the side rail, back on the
+      cloth, off the scoreboard end and into a hole) is remembered by no one when it lands, and
+      was never seen for the 30 frames it rolled. Wider or looser accepts more of a loose cue
+      end or finger moving along itself; narrower or tighter loses a returning ball whose smear
+      curves or whose measured length is stretched by its shadow.
     * ``size_still``: how far (in radii a frame) a carrom piece may move between frames and still
       have its size read. Only size tells the striker from a white man, and a moving piece is
       blurred by its own motion over the exposure: the light striker's faint blurred rim on a
