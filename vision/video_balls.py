@@ -308,9 +308,8 @@ class ObjectFinder:
                 # ball at rest with the cue tip against it is tapered too)
                 blur, tapered = smear
                 pair = [c for c in circles if c[2] >= p.faint_votes]
-                at_rest = [c for c in pair
-                           if any(math.hypot(c[0] - kx, c[1] - ky) < p.rest_touch * r for kx, ky in known)]
-                if len(pair) == 1 and at_rest and blur.length >= p.touch_smear:
+                if len(pair) == 1 and blur.length >= p.touch_smear and any(
+                        math.hypot(pair[0][0] - kx, pair[0][1] - ky) < p.rest_touch * r for kx, ky in known):
                     # a long smear with one clear circle where a ball rested a frame ago: that ball,
                     # and the ball that struck it smeared against it (``rest_touch``)
                     crowd.extend(circles)
