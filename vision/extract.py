@@ -425,6 +425,13 @@ class EventExtractor:
         return max(times) if times else None
 
     def _maybe_rest(self, visible: list[Track], pins: list[Track], t: float, frame: int) -> list[TableEvent]:
+        if t - self._shot.start_t < self.p.rest_s - 1e-9:
+            # The struck ball has only just moved: it is no sooner at rest than the rest of the
+            # table would be. Its anchor lags its start (smoothed, it leaves its place a frame or
+            # two late), and "still since long ago" closed a shot on the frame it started (bar
+            # billiards seed 3302: the red's shot ended at once, and its contact and cushions
+            # were read as those of a new shot of the white it hit).
+            return []
         still = self._still_since()
         if still is None:
             still = (t, frame)

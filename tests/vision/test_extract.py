@@ -169,6 +169,31 @@ def test_a_ball_creeping_into_a_cushion_touches_it() -> None:
     assert [e for e in _creeping_red(30.0) if e.type is EventType.CUSHION] == []
 
 
+def test_a_shot_is_not_at_rest_on_the_frame_it_starts() -> None:
+    """Bar-billiards rules, fouls: a shot from the D that fails to make contact with a ball on the
+    table is a "miss". Seed 3302 (return to baulk): the red, nudged 8 mm back by the cue's
+    address, was struck; the smoothed place it is judged still by had not yet left its rest,
+    so the shot was "at rest" on the frame it started. Its contact with the white was then read
+    as the start of a new shot by the white, and the red's shot had no contact: a miss no one
+    played. One shot, the red's, its contact the white, at rest once both balls stop."""
+    white = ("white", 880.0, 701.5)
+    frames = [[("red", 265.5, 460.6), white] for _ in range(40)]
+    for x, y in [(265.5, 452.6), (276.0, 465.0), (375.6, 511.1), (466.5, 548.3), (558.6, 587.0),
+                 (647.1, 627.2), (735.0, 665.7), (814.6, 696.5), (841.0, 700.0)]:
+        frames.append([("red", x, y), white])
+    for i in range(6):
+        white = ("white", white[1] + 60.0 - 8 * i, 701.5)
+        frames.append([("red", 841.0, 700.0), white])
+    frames += [[("red", 841.0, 700.0), white] for _ in range(40)]
+    found = _table_run("bar-billiards", frames)
+    kinds = [(e.type, e.objects) for e in found if e.type in (EventType.SHOT_START, EventType.CONTACT,
+                                                                EventType.AT_REST)]
+    assert kinds == [(EventType.SHOT_START, ("red",)), (EventType.CONTACT, ("red", "white-1")),
+                     (EventType.AT_REST, ())]
+    rest = found[-1]
+    assert rest.type is EventType.AT_REST and rest.frame is not None and rest.frame >= 40 + 9 + 5
+
+
 def _pool_run(frames: list[list[tuple[str, float, float]]], covered: bool | None = None) -> list[TableEvent]:
     """Detections (label, x, y) per frame through the tracker and the extractor on a pool table;
     ``covered``: what the camera says of every place (None: a detector that cannot tell)."""
