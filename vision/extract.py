@@ -494,6 +494,16 @@ class EventExtractor:
             if found is not None or m.status != TrackStatus.VISIBLE or rest is None or o.id not in self._moving \
                     or rest[2] < pm.seen_t - 1e-9:
                 continue
+            if not self.spec.baselines and pm.seen_t < self._shot.start_t - 1e-9 \
+                    and math.hypot(pm.seen_vx, pm.seen_vy) >= self.p.start_speed:
+                # On a cue table: last seen moving before the shot started, when every ball was
+                # at rest, it is a hand or a cue, not a ball that swept over the other's place
+                # (bar billiards seed 3302, a miss: a hand over the baulk cushion, read as a ball
+                # coming onto the cloth, then found at the white's rest after the strike, "hit"
+                # the white: two whites touched). Not on a carrom board: the striker is aimed by
+                # hand and hidden by the flicking finger (``hidden_strike_s``), and the shot is
+                # dated to when it is found moving, after the pack may have been seen stirring.
+                continue
             found = swept_touch(pm, (m.x, m.y), (rest[0], rest[1]), touch)
         return found
 

@@ -194,6 +194,33 @@ def test_a_shot_is_not_at_rest_on_the_frame_it_starts() -> None:
     assert rest.type is EventType.AT_REST and rest.frame is not None and rest.frame >= 40 + 9 + 5
 
 
+def test_a_hand_behind_the_struck_ball_does_not_hit_it() -> None:
+    """Bar-billiards rules, fouls: a shot from the D that fails to make contact with a ball on the
+    table is a "miss". Seed 3302 (a miss): a hand with the next ball in it, over the baulk
+    cushion, was read twice as a white coming onto the cloth, then lost; after the strike it was
+    read at the white's rest, and its "path" swept over that rest: a contact of two whites, and
+    no miss. Seen moving before the shot started, when every ball lay still, it is no ball."""
+    frames: list[list[tuple[str, float, float]]] = []
+    wx, wy = 235.0, 420.0
+    for i in range(60):
+        f = [("white", wx, wy)]
+        if i in (30, 31):
+            f.append(("white", -11.0 + 40 * (i - 30), 517.0 - 30 * (i - 30)))
+        if i in (38, 39):
+            f.append(("white", -4.0 + 37 * (i - 38), 522.0 - 33 * (i - 38)))
+        frames.append(f)
+    for i in range(1, 40):
+        wx += 23.0 if i < 20 else max(0.0, 23.0 - (i - 20) * 1.5)
+        f = [("white", wx, wy - 0.3 * i)]
+        if i == 5:
+            f.append(("white", 242.0, 413.0))  # the hand again, where the white lay
+        frames.append(f)
+    frames += [[("white", wx, wy - 12.0)] for _ in range(30)]
+    found = _table_run("bar-billiards", frames)
+    assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("white-1",)]
+    assert [e for e in found if e.type is EventType.CONTACT] == []
+
+
 def _pool_run(frames: list[list[tuple[str, float, float]]], covered: bool | None = None) -> list[TableEvent]:
     """Detections (label, x, y) per frame through the tracker and the extractor on a pool table;
     ``covered``: what the camera says of every place (None: a detector that cannot tell)."""
