@@ -236,6 +236,12 @@ class Tracker:
       Only a track seen ``lost_steady`` frames in a row before it was lost does so: a ball lost
       in its smear was in plain view until it was struck, while one flickering in and out of
       view is under an arm or a hand, and a detection beside it is as likely part of that arm.
+      Never a reading joined to an arm or a cue that names another one-of-a-kind object: that
+      object's own track took its own reading, and this one is the arm's (up and down seed
+      1701: a green 6 at rest, unseen for a frame as a sleeve passed, took the sleeve's streak
+      155 mm off, read as the 8, and started a shot no one played). A look-alike reading there
+      may still be the struck ball's smear beside the cue (bar billiards seed 1901: the red,
+      struck hard, read as a white joined to the cue).
     * ``carry``: a track seen on the last frame rolling faster than ``jump_speed_mm_s`` takes,
       before any other pairing, a detection within this fraction of its radius of where its
       velocity puts it, whatever that detection's colour reads, as long as the label could be
@@ -592,6 +598,7 @@ class Tracker:
                     other.append((dist + self.label_penalty_mm, i, j))
                 elif s.status == TrackStatus.MISSING and not landing and not over_hole \
                         and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
+                        and not (d.joined and d.label not in INDEXED_LABELS) \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
                 elif strays and d.label == SMEAR_LABEL and _size(d) >= larger * man and not d.joined and not foreign \

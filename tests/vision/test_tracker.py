@@ -411,6 +411,30 @@ def test_a_hidden_ball_does_not_jump_to_its_number_read_on_an_arm() -> None:
     assert three.status is TrackStatus.VISIBLE and (three.x, three.y) == (1969, 1293)
 
 
+def _six_after_a_reading_of_the_eight(joined: bool) -> Track:
+    """The 6's track, at rest, after a frame unseen and then a frame whose only reading near it
+    is read as the 8 (whose own track takes its own reading elsewhere), 155 mm away."""
+    tracker = Tracker(POOL)
+    others = [det("ball-8", "solid", 283, 976), det("ball-0", "cue", 1955, 764)]
+    for i in range(10):
+        tracker.update([det("ball-6", "solid", 2257, 223), *others], i / FPS, i)
+    tracker.update(others, 10 / FPS, 10)
+    reading = Detection("ball-8", "solid", 0, 0, 10.0, 0.9, x_mm=2101, y_mm=193, joined=joined)
+    out = tracker.update([*others, reading], 11 / FPS, 11)
+    return next(tr for tr in out.tracks if tr.id == "ball-6")
+
+
+def test_a_ball_unseen_for_a_frame_does_not_take_a_reading_of_another_number_on_a_sleeve() -> None:
+    """Up and down seed 1701 (ball off the table): a green 6 at rest, unseen for a frame as the
+    player's sleeve passed beside it, took the sleeve's streak 155 mm off, read as the 8, and a
+    shot started that no one played. Joined to the arm, that reading is the arm's; alone, it may
+    be the 6 struck and smeared (its smear read with the cloth's colour)."""
+    six = _six_after_a_reading_of_the_eight(joined=True)
+    assert six.status is TrackStatus.MISSING and (six.x, six.y) == (2257, 223)
+    six = _six_after_a_reading_of_the_eight(joined=False)
+    assert six.status is TrackStatus.VISIBLE and (six.x, six.y) == (2101, 193)
+
+
 def _cue_after_a_joined_reading(rest: tuple[float, float], other: tuple[str, str, float, float],
                                 at: tuple[float, float]) -> Track:
     """The cue ball's track, at rest at ``rest`` beside ``other``, after one frame whose only
