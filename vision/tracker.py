@@ -334,8 +334,13 @@ class Tracker:
       where it is if, for every fast object seen a frame ago that could have reached it, the
       displacement's cosine with that direction is below ``knock_cos``: that detection is the
       hitter itself arriving (a carrom striker flicked into the pack, read as a white man), not
-      the piece it is about to hit. Nearer -1 allows more (a piece knocked sideways in a chain of
-      hits may lean back a little towards the first hitter); nearer 0 rejects more.
+      the piece it is about to hit. So does an object that vanished from a bare place at rest
+      within ``struck_path_s`` (struck too fast to be seen) and could have come this far at
+      ``max_jump_mm`` a frame: it comes from where it rested (carrom seed 2901, piece off the
+      board: the striker, unseen from its baseline on, read as a white man 15 mm from a man's
+      rest on its way in, was taken as that man; his track "started" the shot). Nearer -1
+      allows more (a piece knocked sideways in a chain of hits may lean back a little towards
+      the first hitter); nearer 0 rejects more.
     * ``twin``: a one-of-a-kind object's track lost while another track of its label, rolling,
       is seen within this fraction of their summed radii of it (two balls cannot overlap) was
       the same ball followed twice; it ends there, without a pot or a removal. Higher ends more
@@ -500,6 +505,12 @@ class Tracker:
         # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
+        # ... and those that vanished from a bare place at rest a moment ago: struck too fast to
+        # be seen, on their way from that rest (see knock_cos)
+        vanished = [o for o in self._tracks if o.confirmed and o.status == TrackStatus.MISSING and o.lost_bare
+                    and o.hole is None and not o.group.startswith("pin")
+                    and math.hypot(o.lost_vx, o.lost_vy) < self.roll_speed_mm_s
+                    and t - o.last_seen_t <= self.struck_path_s + 1e-9]
         # ... and those lost in their smear since (see *struck, not nudged*)
         smeared = [o for o in self._tracks if o.confirmed and o.status == TrackStatus.MISSING and o.hole is None
                    and not o.group.startswith("pin") and t - o.last_seen_t <= self.lost_jump_s + 1e-9
@@ -532,8 +543,8 @@ class Tracker:
             # lost on its way into a hole: it dropped, or rattles in the jaws within its gate
             over_hole = s.status == TrackStatus.MISSING and s.hole is not None
             # a pin topples where it stands rather than sliding off the line of centres
-            hitters = self._hitters(s, rolling) if rolling and stays and speed < self.roll_speed_mm_s \
-                and not s.group.startswith("pin") else []
+            hitters = self._hitters(s, rolling, vanished, t, dt) if (rolling or vanished) and stays \
+                and speed < self.roll_speed_mm_s and not s.group.startswith("pin") else []
             launch = carries and s.launched
             larger = strayers.get(i, 0.0)
             strays = i in strayers and not loose
@@ -737,13 +748,19 @@ class Tracker:
             return None
         return abs(rx * uy - ry * ux)
 
-    def _hitters(self, s: _State, rolling: list[_State]) -> list[_State]:
+    def _hitters(self, s: _State, rolling: list[_State], vanished: list[_State], t: float,
+                 dt: float) -> list[_State]:
         """Of the tracks seen a frame ago rolling fast (``rolling``), those near enough to have
         reached the resting ``s`` this frame: within ``max_jump_mm``, because a piece struck from
         rest during the last frame has only begun to move in it, and its measured speed is far
-        below its real one."""
+        below its real one. Of those that vanished from their rest since (``vanished``), those
+        that ``max_jump_mm`` a frame from that rest can have brought to ``s`` by now: they come
+        from where they rested."""
+        frames = 1.0 / max(dt, 1e-6)
         return [o for o in rolling if o is not s
-                and math.hypot(o.x - s.x, o.y - s.y) <= self.max_jump_mm + o.radius_mm + s.radius_mm]
+                and math.hypot(o.x - s.x, o.y - s.y) <= self.max_jump_mm + o.radius_mm + s.radius_mm] + \
+            [o for o in vanished if o is not s and math.hypot(o.x - s.x, o.y - s.y)
+             <= self.max_jump_mm * (t - o.last_seen_t) * frames + o.radius_mm + s.radius_mm]
 
     def _towards_hitters(self, s: _State, d: Detection, hitters: list[_State]) -> bool:
         """Would the resting ``s`` have moved to ``d`` towards every fast object that could have

@@ -899,3 +899,30 @@ def test_a_reading_on_the_course_of_a_striker_lost_after_a_hit_is_the_striker() 
     assert out.by_id()["white-1"].status is TrackStatus.MISSING
     both = _striker_through_a_man(striker_lost_with_him=True)
     assert (both.by_id()["white-1"].x, both.by_id()["white-1"].y) == (559, 319)
+
+
+def _man_after_a_reading_beside_him(to: tuple[float, float]) -> Track:
+    """Carrom: a man at rest at (671, 260), the striker on its baseline at (235, 622). The striker
+    vanishes from its bare place (flicked too fast to be seen); three frames on, the only new
+    reading is a white one at ``to``, beside the man."""
+    tracker = Tracker(CARROM)
+    bare = lambda x, y, r: False  # noqa: E731 - the camera sees every place bare
+    man = det("white", "white", 671, 260)
+    for i in range(10):
+        tracker.update([man, det("striker", "striker", 235, 622)], i / FPS, i, covered=bare)
+    for i in range(10, 12):
+        tracker.update([man], i / FPS, i, covered=bare)
+    out = tracker.update([det("white", "white", *to)], 12 / FPS, 12, covered=bare)
+    return out.by_id()["white-1"]
+
+
+def test_a_reading_beside_a_man_on_the_side_the_vanished_striker_comes_from_is_not_the_man() -> None:
+    """*knock_cos*, carroms rule 'first contact' (the striker must touch a piece): seed 2901,
+    piece off the board. The striker, unseen from its baseline on, was read as a white man 15 mm
+    from a man's rest, on the side it came from; the man's track took it, and the shot was
+    "started" by the man. A man knocked leaves away from the striker, never towards where it was
+    flicked from: that reading is the striker arriving. Displaced the other way, it is the man."""
+    towards = _man_after_a_reading_beside_him((660, 270))
+    assert (towards.x, towards.y, towards.status) == (671, 260, TrackStatus.MISSING)
+    away = _man_after_a_reading_beside_him((682, 250))
+    assert (away.x, away.y, away.status) == (682, 250, TrackStatus.VISIBLE)
