@@ -15,9 +15,10 @@ class ExtractorParams:
     * ``still_mm`` and ``rest_s``: an object is still once it has stayed within ``still_mm`` of
       where it stopped; when everything has been still for ``rest_s`` the shot is over, dated to
       when the last object stopped, and never sooner than ``rest_s`` after the shot started.
-      Displacement, not speed, decides: speed from noisy positions never reaches zero. A longer window avoids closing a shot while a slow ball still creeps (and
-      the referee judging early); a shorter one reports the end sooner. ``rest_speed`` is the speed
-      below which a ball counts as not moving for contacts and cushions.
+      Displacement, not speed, decides: speed from noisy positions never reaches zero. A longer
+      window avoids closing a shot while a slow ball still creeps (and the referee judging
+      early); a shorter one reports the end sooner. ``rest_speed`` is the speed below which a
+      ball counts as not moving for contacts and cushions.
     * ``struck_still_s``: how long an object must have been on the table without moving fast
       before its moving off can start a shot. A piece
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
