@@ -147,6 +147,9 @@ class _State:
     lost_vy: float = 0.0
     steady_roll: bool = False  # its last two velocity estimates agreed (it was rolling, not jumping)
     launched: bool = False  # its last sighting was its first move from rest (see *launched* in ``Tracker``)
+    struck_alone: bool = False  # ... and nothing else was moving fast then: a hand or cue sent it
+    rest_x: float = 0.0  # where it was seen before its launch (see *launched* in ``Tracker``)
+    rest_y: float = 0.0
     lost_bare: bool = False  # its place was seen bare on the frame it was lost (see ``Track.lost_bare``)
     seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
     seen_y: float = 0.0
@@ -297,7 +300,13 @@ class Tracker:
       fraction of its speed since the strike (a break's cue ball lost for a frame, seen 220 mm
       on, then 270 mm further). Its next move, a whole frame's, is its velocity then, not averaged
       with the launch's fraction (the striker's 131 mm averaged with its 28 mm left it short of
-      its next reading by more than its reach).
+      its next reading by more than its reach). Launched while nothing else moved fast, a hand
+      or a cue sent it: lost then, for ``struck_path_s`` it takes no reading behind the place it
+      was launched from, farther than ``gate_mm`` from it. The fingers that flicked a striker at
+      4.5 m/s, read as a striker on the base circle behind it, took its track back (carrom seed
+      1702), and its cushion and contact went to a man. Within the gate the reading may be the
+      object itself, its launch read on the cue's tip; set moving among moving objects, one of
+      them may have struck it back.
     * *strayed* (no parameter of its own): a one-of-a-kind object (the striker, the queen, the
       red) seen ``lost_steady`` frames in a row and then lost in motion, rolling fast or
       vanishing from a bare place at rest (struck too fast to be seen), away from any hole, is
@@ -415,6 +424,9 @@ class Tracker:
         self._t = t
         dets = [d for d in detections if d.x_mm is not None and d.y_mm is not None]
         alive = [s for s in self._tracks if s.status in ALIVE]
+        # nothing moving fast: what starts moving now was sent by a hand or a cue (see *launched*)
+        quiet = not any(o.confirmed and not o.group.startswith("pin")
+                        and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s for o in alive)
         # Confirmed tracks choose first: a track born a frame ago from a stray detection (the far
         # end of a smear) must not take the detection of an object followed for seconds.
         pairs = self._associate([s for s in alive if s.confirmed], dets, dt, t)
@@ -425,6 +437,7 @@ class Tracker:
         swept = [self._sweep(s, d) for s, d in pairs]
         for s, d in pairs:
             self._observe(s, d, t, dt)
+            s.struck_alone = s.launched and quiet
         for s in alive:
             if id(s) not in matched_tracks:
                 self._miss(s, t, dt)
@@ -563,6 +576,10 @@ class Tracker:
                 if d.joined and s.status != TrackStatus.MISSING and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm \
                         and (speed < self.roll_speed_mm_s or (d.x_mm - s.x) * s.vx + (d.y_mm - s.y) * s.vy < 0):
                     continue  # part of the arm or the cue, at rest beside it or behind it (see gate_mm)
+                if s.status == TrackStatus.MISSING and s.struck_alone and t - s.last_seen_t <= self.struck_path_s + 1e-9 \
+                        and math.hypot(d.x_mm - s.rest_x, d.y_mm - s.rest_y) > self.gate_mm \
+                        and (d.x_mm - s.rest_x) * s.lost_vx + (d.y_mm - s.rest_y) * s.lost_vy < 0:
+                    continue  # lost on its launch: behind it is the hand or cue that sent it
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
                 dist = min(ahead, math.hypot(d.x_mm - s.x, d.y_mm - s.y))  # from where it is or will be
                 off = self._off_line(s, d) if launch else None
@@ -851,6 +868,8 @@ class Tracker:
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
         s.steady = 1 if s.status == TrackStatus.MISSING else s.steady + 1
         s.x, s.y = d.x_mm, d.y_mm
+        if s.launched:
+            s.rest_x, s.rest_y = s.seen_x, s.seen_y
         s.seen_x, s.seen_y = d.x_mm, d.y_mm
         s.hits += 1
         s.free += not d.joined

@@ -435,6 +435,38 @@ def test_a_ball_unseen_for_a_frame_does_not_take_a_reading_of_another_number_on_
     assert six.status is TrackStatus.VISIBLE and (six.x, six.y) == (2101, 193)
 
 
+def _striker_after_a_reading_behind(reading: tuple[float, float], *, man_rolling: bool = False,
+                                    launch: tuple[float, float] = (481, 602)) -> Track:
+    """The striker's track, at rest on its baseline at (520, 622), seen once at ``launch`` (its
+    first move), unseen for three frames, then given one striker reading at ``reading``. With
+    ``man_rolling`` a man was rolling fast across the board when the striker moved."""
+    tracker = Tracker(CARROM)
+    man = [det("white", "white", 300, 300)]
+    for i in range(15):
+        moving = [det("white", "white", 100 + 40 * i, 150)] if man_rolling and i >= 5 else []
+        seen = [det("striker", "striker", *launch)] if i == 10 else [] if i > 10 else [det("striker", "striker", 520, 622)]
+        tracker.update([*seen, *man, *moving], i / FPS, i)
+    out = tracker.update([det("striker", "striker", *reading), *man], 15 / FPS, 15)
+    return out.by_id()["striker"]
+
+
+def test_a_flicked_striker_lost_in_its_smear_is_not_taken_back_to_the_hand() -> None:
+    """Carrom seed 1702 (piece off the board): the striker, flicked at 4.5 m/s, was lost in its
+    smear after its first move; the fingers behind its baseline place, read as a striker on the
+    base circle, then took its track, and its cushion and its contact went to a man. Sent by a
+    hand while nothing else moved, it cannot be behind where it lay within ``struck_path_s``."""
+    behind = _striker_after_a_reading_behind((620, 608))
+    assert behind.status is TrackStatus.MISSING
+    ahead = _striker_after_a_reading_behind((300, 500))
+    assert ahead.status is TrackStatus.VISIBLE and (ahead.x, ahead.y) == (300, 500)
+    # within the gate of its rest it may be the striker itself (its first reading was the hand's)
+    near = _striker_after_a_reading_behind((530, 640))
+    assert near.status is TrackStatus.VISIBLE and (near.x, near.y) == (530, 640)
+    # set moving while a man rolled, it may have been struck back by that man
+    knocked = _striker_after_a_reading_behind((620, 608), man_rolling=True)
+    assert knocked.status is TrackStatus.VISIBLE and (knocked.x, knocked.y) == (620, 608)
+
+
 def _cue_after_a_joined_reading(rest: tuple[float, float], other: tuple[str, str, float, float],
                                 at: tuple[float, float]) -> Track:
     """The cue ball's track, at rest at ``rest`` beside ``other``, after one frame whose only
