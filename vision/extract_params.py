@@ -122,6 +122,10 @@ class ExtractorParams:
       need not be consecutive; a pin never stands up by itself, so a standing reading in between
       does not undo the fall. A longer window confirms a fall through a longer occlusion; a
       shorter one is safer against a standing pin misread now and then (a ball beside it).
+      Twelve frames (0.4 s): the ball that knocks a pin down often comes to rest against its
+      place, and the part of the place it leaves in view can match the standing look for a few
+      frames before the ball hides it (bar billiards seed 3402: fallen twice, then ten frames
+      of standing and hidden readings; with eight, the fall was dated 11 frames late).
     * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
     * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
       within this distance of its spot: pins stand on their spots when play starts, and a
@@ -167,6 +171,6 @@ class ExtractorParams:
     knock_off_speed_mm_s: float = 600.0
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
-    pin_window_frames: int = 8
+    pin_window_frames: int = 12
     pin_moved_mm: float = 8.0
     pin_seen_mm: float = 40.0

@@ -476,6 +476,40 @@ def _bar_run(frames: list[list[tuple[str, float, float]]]) -> list[TableEvent]:
     return _table_run("bar-billiards", frames)
 
 
+def _pin_200_run(readings: list[tuple[str, float] | None]) -> list[TableEvent]:
+    """The black pin (its spot 1572, 381) read on each frame as (group, score), or not at all,
+    beside a white at rest, through the tracker and the extractor."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("bar-billiards")
+    tracker, extractor = Tracker(spec), EventExtractor(spec)
+    found: list[TableEvent] = []
+    for i, r in enumerate(readings):
+        ds = [Detection(label="white", group="white", x=900, y=300, radius=10.0, score=0.9, x_mm=900, y_mm=300)]
+        if r is not None:
+            group, score = r
+            y = 381 if group == "pin-standing" else 393
+            ds.append(Detection(label="pin-200", group=group, x=1572, y=y, radius=5.0, score=score, x_mm=1572, y_mm=y))
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return found
+
+
+def test_a_pin_knocked_down_and_hidden_by_the_ball_against_it_fell_when_it_first_looked_fallen() -> None:
+    """Bar billiards seed 3402 (black pin falls): the 200 pin looked fallen for two frames, then
+    the part of its place beside the ball that knocked it matched its standing look for three,
+    the ball hid it for five, and it looked fallen again. A pin does not stand up by itself: it
+    fell on the first of those frames, 10 before the last ones (``pin_window_frames``), not on
+    the frame it was seen fallen again (11 frames late, outside the 3 frames a referee allows)."""
+    standing = [("pin-standing", 0.9)] * 10
+    hidden: list[tuple[str, float] | None] = [("pin-standing", 0.4)] * 3 + [None] * 2
+    readings = standing + [("pin-fallen", 0.8)] * 2 + [("pin-standing", 0.9)] * 3 + hidden + [("pin-fallen", 0.8)] * 4
+    falls = [e for e in _pin_200_run(readings) if e.type is EventType.PIN_FALL]
+    assert [(e.frame, e.objects) for e in falls] == [(10, ("pin-200",))]
+    # a standing pin misread as fallen twice, a second apart, has not fallen
+    once = standing + [("pin-fallen", 0.8)] + [("pin-standing", 0.9)] * 30 + [("pin-fallen", 0.8)] + standing
+    assert not [e for e in _pin_200_run(once) if e.type is EventType.PIN_FALL]
+
+
 def test_a_hidden_ball_carried_into_baulk_by_its_prediction_has_not_entered_baulk() -> None:
     """Rule book, baulk: a ball touching the baulk area after leaving it is a call. Traced on a
     rendered clip: a white knocked over the rail was lost; its track had taken the red's smear a
