@@ -510,6 +510,21 @@ def test_a_pin_knocked_down_and_hidden_by_the_ball_against_it_fell_when_it_first
     assert not [e for e in _pin_200_run(once) if e.type is EventType.PIN_FALL]
 
 
+def test_a_ball_riding_up_a_cushion_touched_it_where_it_turned() -> None:
+    """Bar billiards seed 1602 (ball leaves the table), the white's readings: driven into the top
+    cushion, it rode up it and flew along and over it. In the air it is read towards the camera,
+    so it turned 35 mm from the nose (its radius is 23 mm) and crossed the nose five frames
+    later. It touched the cushion where it turned (``cushion_tol_mm``), not where it crossed."""
+    rest = [[("white", 416.7, 97.1), ("red", 1200.0, 500.0)] for _ in range(30)]
+    path = [(431.2, 68.1), (521.9, 34.6), (609.1, 39.5), (707.8, 39.8), (812.7, 34.8), (924.3, 22.8),
+            (1038.4, 6.5), (1152.6, -9.5)]
+    frames = rest + [[("white", x, y), ("red", 1200.0, 500.0)] for x, y in path]
+    frames += [[("red", 1200.0, 500.0)] for _ in range(20)]
+    hits = [e for e in _bar_run(frames) if e.type is EventType.CUSHION]
+    assert [(e.objects, e.where) for e in hits] == [(("white-1",), "cushion-top")]
+    assert hits[0].frame is not None and abs(hits[0].frame - 31) <= 1  # it turned on frame 31
+
+
 def test_a_hidden_ball_carried_into_baulk_by_its_prediction_has_not_entered_baulk() -> None:
     """Rule book, baulk: a ball touching the baulk area after leaving it is a call. Traced on a
     rendered clip: a white knocked over the rail was lost; its track had taken the red's smear a
