@@ -36,7 +36,9 @@ def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, flo
         step = (tc - tb) / w
         if not (tb - 0.6 * step <= t_hit <= tc + 0.6 * step):
             continue
-        if abs(n_hit - radius) > p.cushion_tol_mm:
+        # a fast ball's reading strays further (its smear; driven hard into a cushion, it rides
+        # up it, and seen from above it is read towards the camera)
+        if abs(n_hit - radius) > p.cushion_tol_mm + p.cushion_tol_step * abs(s1) * (tb - ta) / w:
             continue
         if not (within_segment(cushion, xb, yb, 0.5 * radius) or within_segment(cushion, xc, yc, 0.5 * radius)):
             continue

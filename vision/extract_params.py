@@ -87,13 +87,15 @@ class ExtractorParams:
       Slower, the loss is more likely a hand reaching over it, read as a moving "ball" beside it.
     * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
       touching before a new contact between them is reported.
-    * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count. A
-      ball driven into a cushion rides up it and rises off the cloth, and seen from above its
-      place is read towards the camera: bar billiards seed 1602 (ball leaves the table), a
-      white that hit the top cushion and flew over it turned 11.6 mm beyond its radius, and its
-      touch was found four frames late, where it crossed the nose in the air. 13 mm keeps a
-      ball deflected by another near a cushion out (development seeds: 8 more touches found
-      for 3 false ones).
+    * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count, and
+      ``cushion_tol_step`` more for each millimetre the ball came in by over a frame: a fast
+      ball's reading strays further (the centre of its smear; a ball driven into a cushion rides
+      up it and rises off the cloth, and seen from above its place is read towards the camera).
+      Bar billiards seed 1602 (ball leaves the table): a white that came in 33 mm a frame, hit
+      the top cushion and flew over it turned 11.6 mm beyond its radius, and its touch was found
+      four frames late, where it crossed the nose in the air. A flat 13 mm found it too, but
+      also took a slow ball's 3 mm jitter 12.8 mm from the nose for a bounce five frames before
+      it got there (up and down seed 3501, weak break).
     * ``bounce_eps_mm``: how much nearer, then farther, a ball must get from a cushion line (over
       one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
       the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off
@@ -163,7 +165,8 @@ class ExtractorParams:
     speed_change: float = 0.15
     vanish_speed: float = 1500.0
     separation_mm: float = 8.0
-    cushion_tol_mm: float = 13.0
+    cushion_tol_mm: float = 10.0
+    cushion_tol_step: float = 0.1
     creep_gap_mm: float = 2.0
     creep_approach_mm: float = 4.0
     creep_frames: int = 8

@@ -525,6 +525,23 @@ def test_a_ball_riding_up_a_cushion_touched_it_where_it_turned() -> None:
     assert hits[0].frame is not None and abs(hits[0].frame - 31) <= 1  # it turned on frame 31
 
 
+def test_a_slow_ball_jittering_short_of_a_cushion_has_not_touched_it_yet() -> None:
+    """Up and down seed 3501 (weak break), the 15's readings: rolling into the right cushion at
+    3-5 mm a frame, it read 2.7 mm back 12.8 mm short of touching (its radius from the nose at
+    x 2511.5). A slow ball's reading strays no more than at rest: that is no bounce, and its
+    touch comes when it gets there, five frames later (``cushion_tol_step``)."""
+    start = [[("ball-0", 600.0, 400.0), ("ball-15", 2300.0, 900.0)] for _ in range(30)]
+    roll = [[("ball-0", 600.0, 400.0), ("ball-15", 2300.0 + 12.0 * k, 900.0 + 4.0 * k)] for k in range(1, 15)]
+    xs = [2475.6, 2479.7, 2483.6, 2486.7, 2491.8, 2496.9, 2498.7, 2496.0, 2501.8, 2503.1, 2509.6, 2510.2,
+          2508.2, 2506.1, 2499.8, 2500.9]
+    ys = [968.9, 970.1, 973.8, 976.9, 979.7, 978.7, 978.3, 982.3, 985.2, 982.8, 984.3, 984.0, 984.7, 989.7,
+          989.7, 990.3]
+    tail = [[("ball-0", 600.0, 400.0), ("ball-15", x, y)] for x, y in zip(xs, ys, strict=True)]
+    found = _pool_run(start + roll + tail + [tail[-1]] * 20)
+    early = [e for e in found if e.type is EventType.CUSHION and e.frame is not None and e.frame < 44 + 8]
+    assert early == []  # the jitter: 44 frames before the 15's readings, 6 to its step back
+
+
 def test_a_hidden_ball_carried_into_baulk_by_its_prediction_has_not_entered_baulk() -> None:
     """Rule book, baulk: a ball touching the baulk area after leaving it is a call. Traced on a
     rendered clip: a white knocked over the rail was lost; its track had taken the red's smear a
