@@ -28,7 +28,7 @@ from typing import Any
 from tableref.calibration.spec import TableSpec
 from tableref.events import EventType, TableEvent
 from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
-from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over
+from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over, struck_into
 from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.extract_pots import Knock, drop_time, knocked_into, knocked_off
 from tableref.vision.extract_strike import hidden_strike, lost_struck, struck_among
@@ -660,7 +660,8 @@ class EventExtractor:
                 dist = [nx * x + ny * y - c for _, _, x, y in hist]
                 hit = ((bounce(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
                         or fly_over(self.p, hist, dist, tr.radius_mm, cushion)
-                        or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)) if moving else None) \
+                        or bounce_unseen(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
+                        or struck_into(self.p, self.spec, hist, dist, tr.radius_mm, cushion)) if moving else None) \
                     or creep(self.p, self.spec, hist, dist, tr.radius_mm, cushion)
                 if hit is None:
                     continue

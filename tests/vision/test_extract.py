@@ -525,6 +525,33 @@ def test_a_ball_riding_up_a_cushion_touched_it_where_it_turned() -> None:
     assert hits[0].frame is not None and abs(hits[0].frame - 31) <= 1  # it turned on frame 31
 
 
+def test_a_ball_struck_into_a_near_cushion_touched_it_on_the_frame_it_came_nearest() -> None:
+    """Bar billiards seed 3401 (ball leaves the table), the white's readings: at rest 62 mm off
+    touching the bottom cushion (y 739 for its centre), struck by the red, it moved 6 mm on the
+    frame of the strike, then 44 mm to 11.5 mm off touching, and flew off along the cushion. Its
+    approach is its rest and the strike: no V fits, and its touch was found four frames late,
+    where it crossed the nose in the air (``struck_into``)."""
+    rest = [[("white", 488.6, 677.2), ("red", 1500.0, 300.0)] for _ in range(30)]
+    path = [(490.3, 683.5), (575.6, 727.5), (695.0, 724.7), (823.2, 726.7), (950.2, 733.4), (1080.3, 745.9),
+            (1211.3, 763.0)]
+    frames = rest + [[("white", x, y), ("red", 1500.0, 300.0)] for x, y in path]
+    frames += [[("red", 1500.0, 300.0)] for _ in range(20)]
+    hits = [e for e in _bar_run(frames) if e.type is EventType.CUSHION]
+    assert [(e.objects, e.where, e.frame) for e in hits] == [(("white-1",), "cushion-bottom", 31)]
+
+
+def test_a_slow_ball_leaving_a_cushion_with_a_jittery_reading_did_not_touch_it() -> None:
+    """Colors seed 1902 (weak break), the 10's readings: rolling slowly away from the right
+    cushion (touching at x 2511.5), read 4 mm away, 3 mm back and 7 mm away again. A jitter, not
+    a ball struck into the cushion."""
+    start = [[("ball-0", 600.0, 400.0), ("ball-10", 2517.0, 986.4)] for _ in range(30)]
+    xs = [2508.1, 2503.8, 2503.5, 2499.3, 2502.6, 2495.4, 2502.0, 2494.6, 2490.0, 2485.0, 2481.0]
+    # the shot goes on: the cue ball rolls on across the table
+    frames = start + [[("ball-0", 600.0 + 20.0 * k, 400.0), ("ball-10", x, 990.0 + 1.2 * k)] for k, x in enumerate(xs)]
+    found = _pool_run(frames + [frames[-1]] * 20)
+    assert not [e for e in found if e.type is EventType.CUSHION and e.frame is not None and e.frame > 30]
+
+
 def test_a_slow_ball_jittering_short_of_a_cushion_has_not_touched_it_yet() -> None:
     """Up and down seed 3501 (weak break), the 15's readings: rolling into the right cushion at
     3-5 mm a frame, it read 2.7 mm back 12.8 mm short of touching (its radius from the nose at
