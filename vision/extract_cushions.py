@@ -12,6 +12,15 @@ from tableref.calibration.spec import Cushion, TableSpec
 from tableref.vision.extract_params import ExtractorParams
 
 
+def tolerance(p: ExtractorParams, step: float) -> float:
+    """How far from one radius off the nose a ball coming in by ``step`` mm a frame may turn and
+    have touched: ``cushion_tol_mm``, and ``cushion_tol_step`` of the step up to half as much
+    again (a step of hundreds of millimetres is a reading taken by the wrong track, not a ball
+    read far off: carrom seed 3501, break, a black man's track jumped 270 mm to a reading 20 mm
+    off touching and back)."""
+    return p.cushion_tol_mm + min(p.cushion_tol_step * step, 0.5 * p.cushion_tol_mm)
+
+
 def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, float, float]], dist: list[float],
            radius: float, cushion: Cushion) -> tuple[float, int] | None:
     """Fit the approach (two positions before) and the rebound (two after) as straight lines in
@@ -38,7 +47,7 @@ def bounce(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, flo
             continue
         # a fast ball's reading strays further (its smear; driven hard into a cushion, it rides
         # up it, and seen from above it is read towards the camera)
-        if abs(n_hit - radius) > p.cushion_tol_mm + p.cushion_tol_step * abs(s1) * (tb - ta) / w:
+        if abs(n_hit - radius) > tolerance(p, abs(s1) * (tb - ta) / w):
             continue
         if not (within_segment(cushion, xb, yb, 0.5 * radius) or within_segment(cushion, xc, yc, 0.5 * radius)):
             continue
@@ -113,7 +122,7 @@ def struck_into(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int
         return None  # not driven in (a slow ball's reading jitters by a few mm), or not going away
     if not -p.still_noise_mm <= n0 - na <= 0.5 * (na - nb):
         return None  # going away before (jitter), or coming in as fast: a V's case
-    if abs(nb - radius) > p.cushion_tol_mm + p.cushion_tol_step * (na - nb):
+    if abs(nb - radius) > tolerance(p, na - nb):
         return None
     if not within_segment(cushion, xb, yb, 0.5 * radius) or in_pocket_mouth(spec, xb, yb, radius):
         return None
