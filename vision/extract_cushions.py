@@ -100,18 +100,19 @@ def bounce_unseen(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, i
     step = (tb - ta) / (fb - fa)
     return t_hit, fa + max(0, math.ceil((t_hit - ta) / max(step, 1e-6) - 1e-6))
 
+
 def struck_into(p: ExtractorParams, spec: TableSpec, hist: list[tuple[float, int, float, float]],
                 dist: list[float], radius: float, cushion: Cushion) -> tuple[float, int] | None:
     """A ball struck a few centimetres off a cushion reaches it within a frame of the strike:
     its approach is its rest and the strike's first move, on which no straight line fits, and
     the V's two lines meet long after it turned. Seen on frames in a row: coming in by three
     ``bounce_eps_mm`` or more, at least twice as fast as on the frame before and not going away
-    then (it was just struck), to within the tolerance of touching (``cushion_tol_mm`` and
-    ``cushion_tol_step`` of that step, itself a fraction of its speed), then going away by more
-    than ``bounce_eps_mm``: it touched
-    the cushion on the frame it came nearest (bar billiards seed 3401, ball leaves the table: the
-    white, 60 mm off the bottom cushion, struck into it and flown off along it, read 11.5 mm off
-    touching; its touch was found four frames late, where it crossed the nose in the air)."""
+    then (it was just struck), to within :func:`tolerance` of touching for that step (itself a
+    fraction of its speed), then going away by more than ``bounce_eps_mm``: it touched the
+    cushion on the frame it came nearest (bar billiards seed 3401, ball leaves the table: the
+    white, about 60 mm off touching the bottom cushion, struck into it and flown off along it,
+    read 11.5 mm off touching; its touch was found four frames late, where it crossed the nose
+    in the air)."""
     if len(hist) < 4:
         return None
     (_, f0, _, _), (_, fa, _, _), (tb, fb, xb, yb), (_, fc, _, _) = hist[-4:]

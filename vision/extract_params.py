@@ -88,9 +88,11 @@ class ExtractorParams:
     * ``separation_mm``: hysteresis: a pair (or ball and cushion) must separate this far beyond
       touching before a new contact between them is reported.
     * ``cushion_tol_mm``: how close to a cushion's nose a ball's path must come to count, and
-      ``cushion_tol_step`` more for each millimetre the ball came in by over a frame: a fast
-      ball's reading strays further (the centre of its smear; a ball driven into a cushion rides
-      up it and rises off the cloth, and seen from above its place is read towards the camera).
+      ``cushion_tol_step`` more for each millimetre the ball came in by over a frame, up to half
+      of ``cushion_tol_mm`` more (see :func:`~tableref.vision.extract_cushions.tolerance`): a
+      fast ball's reading strays further (the centre of its smear; a ball driven into a cushion
+      rides up it and rises off the cloth, and seen from above its place is read towards the
+      camera).
       Bar billiards seed 1602 (ball leaves the table): a white that came in 33 mm a frame, hit
       the top cushion and flew over it turned 11.6 mm beyond its radius, and its touch was found
       four frames late, where it crossed the nose in the air. A flat 13 mm found it too, but
