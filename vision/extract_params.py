@@ -92,12 +92,11 @@ class ExtractorParams:
       of ``cushion_tol_mm`` more (see :func:`~tableref.vision.extract_cushions.tolerance`): a
       fast ball's reading strays further (the centre of its smear; a ball driven into a cushion
       rides up it and rises off the cloth, and seen from above its place is read towards the
-      camera).
-      Bar billiards seed 1602 (ball leaves the table): a white that came in 33 mm a frame, hit
-      the top cushion and flew over it turned 11.6 mm beyond its radius, and its touch was found
-      four frames late, where it crossed the nose in the air. A flat 13 mm found it too, but
-      also took a slow ball's 3 mm jitter 12.8 mm from the nose for a bounce five frames before
-      it got there (up and down seed 3501, weak break).
+      camera). Bar billiards seed 1602 (ball leaves the table): a white that came in 33 mm a
+      frame, hit the top cushion and flew over it turned 11.6 mm beyond its radius, and its touch
+      was found four frames late, where it crossed the nose in the air. A flat 13 mm found it
+      too, but also took a slow ball's 3 mm jitter 12.8 mm from the nose for a bounce five frames
+      before it got there (up and down seed 3501, weak break).
     * ``bounce_eps_mm``: how much nearer, then farther, a ball must get from a cushion line (over
       one frame, or three for a slow ball) for a bounce; above detection noise, below the step of
       the slowest ball that still reaches a cushion. ``bounce_gap_s``: two bounces of one ball off

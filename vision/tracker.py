@@ -559,6 +559,9 @@ class Tracker:
             hitters = self._hitters(s, rolling, vanished, t, dt) if (rolling or vanished) and stays \
                 and speed < self.roll_speed_mm_s and not s.group.startswith("pin") else []
             launch = carries and s.launched
+            # lost on a launch a hand or a cue made: behind its rest lies what sent it (see *launched*)
+            sent = s.status == TrackStatus.MISSING and s.struck_alone \
+                and t - s.last_seen_t <= self.struck_path_s + 1e-9
             larger = strayers.get(i, 0.0)
             strays = i in strayers and not loose
             for j, d in enumerate(dets):
@@ -576,8 +579,7 @@ class Tracker:
                 if d.joined and s.status != TrackStatus.MISSING and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm \
                         and (speed < self.roll_speed_mm_s or (d.x_mm - s.x) * s.vx + (d.y_mm - s.y) * s.vy < 0):
                     continue  # part of the arm or the cue, at rest beside it or behind it (see gate_mm)
-                if s.status == TrackStatus.MISSING and s.struck_alone and t - s.last_seen_t <= self.struck_path_s + 1e-9 \
-                        and math.hypot(d.x_mm - s.rest_x, d.y_mm - s.rest_y) > self.gate_mm \
+                if sent and math.hypot(d.x_mm - s.rest_x, d.y_mm - s.rest_y) > self.gate_mm \
                         and (d.x_mm - s.rest_x) * s.lost_vx + (d.y_mm - s.rest_y) * s.lost_vy < 0:
                     continue  # lost on its launch: behind it is the hand or cue that sent it
                 ahead = math.hypot(d.x_mm - px, d.y_mm - py)
