@@ -58,6 +58,11 @@ class _ShotState:
     #: the last frame's grazes: a mover's path touched a resting object that did not move yet
     #: (when, mover, rester, the rester's knocked-off state); see ``EventExtractor._late_contacts``
     grazed: list[_Graze] = field(default_factory=list)
+    #: when the whole table went still, once it had been still for ``hand_still_s`` and then
+    #: something moved (see ``EventExtractor._picked_up``)
+    woke: tuple[float, int] | None = None
+    #: id -> where each object lay then
+    woke_places: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -70,6 +75,10 @@ class _PendingStart:
     #: of a rack ball leaves it and comes back there)
     before: dict[str, tuple[float, float]] = field(default_factory=dict)
     held: list[TableEvent] | None = None  # that frame's shot events, once the frame is done
+    #: id -> where each mover was read on the frame of the start, while a hand is at work (see
+    #: ``EventExtractor._picked_up``): a carried object gathers speed, a struck one does not
+    at: dict[str, tuple[float, float]] = field(default_factory=dict)
+    frames: int = 1  # frames since the start
 
 
 class EventExtractor:
@@ -114,6 +123,13 @@ class EventExtractor:
         self._unhidden: dict[str, tuple[float, float, float]] = {}
         #: id -> the ``placed`` event reported for it (a name it loses to a rename takes it along)
         self._placed: dict[str, TableEvent] = {}
+        #: ids a hand took up while the table lay still (``hand_still_s``), until they lie still again
+        self._carried: set[str] = set()
+        #: a hand took something up from the still table and may still be at work (see ``_picked_up``)
+        self._hands = False
+        #: when an object last had ``rest_speed``: a slow ball back off a cushion hovers near the
+        #: place it stopped for a while (bar billiards and pool), its anchor unmoved
+        self._stirred: tuple[float, int] | None = None
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -138,6 +154,11 @@ class EventExtractor:
         balls = [tr for tr in tracks.tracks if not tr.group.startswith("pin")]
         pins = [tr for tr in tracks.tracks if tr.group.startswith("pin")]
         visible = [tr for tr in balls if tr.status in (TrackStatus.VISIBLE, TrackStatus.MISSING)]
+        still_before = self._still_since() if self.in_shot else None
+        if still_before is not None and self._stirred is not None:
+            still_before = max(still_before, self._stirred)
+        lay = {k: (e.seen_x, e.seen_y) for k, e in self._prev.items()} if still_before is not None \
+            and t - still_before[0] >= self.p.hand_still_s else None
         self._update_anchors(visible, t, frame)
         for tr in visible:
             if tr.status == TrackStatus.VISIBLE:
@@ -152,6 +173,20 @@ class EventExtractor:
         self._note_unhidden(visible)
         if self._pending is not None:
             events += self._settle_pending(visible)
+        self._carried = {c for c in self._carried if (a := self._anchor.get(c)) is not None
+                         and t - a[2] < self.p.hand_still_s}
+        if self._hands and not self.in_shot:
+            still = self._still_since()
+            if still is not None and t - still[0] >= self.p.hand_still_s and not any(
+                    tr.status == TrackStatus.MISSING for tr in visible if tr.id in self._carried):
+                self._hands = False  # the hand is gone: what it nudged lies where it lies now
+                for tr in visible:
+                    rest = self._rest_pos.get(tr.id)
+                    if tr.status == TrackStatus.VISIBLE and rest is not None \
+                            and math.hypot(tr.x - rest[0], tr.y - rest[1]) <= self.p.moved_mm:
+                        self._rest_pos[tr.id] = (tr.x, tr.y)
+        if self.in_shot:
+            events += self._picked_up(visible, pins, still_before, lay, t, frame)
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
             if not self.in_shot:
@@ -189,8 +224,10 @@ class EventExtractor:
             del self._rested[gone]
         self._seen_at = {tr.id: tr.last_seen_t for tr in visible}
         self._last_t = t
-        if self._pending is not None and self._pending.held is None:  # started this frame: hold its events
-            self._pending.held = [e for e in events if e.type in _SHOT_TYPES]
+        if any(tr.speed >= self.p.rest_speed for tr in visible):
+            self._stirred = (t, frame)
+        if self._pending is not None:  # started this frame, or not yet judged: hold its events
+            self._pending.held = (self._pending.held or []) + [e for e in events if e.type in _SHOT_TYPES]
             events = [e for e in events if e.type not in _SHOT_TYPES]
         # A one-of-a-kind object (a pool number, the red, the queen) is named by its label: the
         # tracker calls a second track of a label that another still holds "ball-0-dup6" (the real
@@ -212,7 +249,7 @@ class EventExtractor:
                   *((self._pending.movers, self._pending.knocked, self._pending.before)
                     if self._pending is not None else ())):
             _swap_keys(d, a, b)
-        for st in (self._moving, self._on_bed, self._railed, self._shot.armed, self._shot.crossed):
+        for st in (self._moving, self._on_bed, self._railed, self._shot.armed, self._shot.crossed, self._carried):
             has_a, has_b = a in st, b in st
             st.discard(a)
             st.discard(b)
@@ -264,6 +301,7 @@ class EventExtractor:
     def _maybe_start(self, visible: list[Track], t: float, frame: int) -> list[TableEvent]:
         movers = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
                   and tr.id not in self._railed  # a ball on the rail is carried, not struck
+                  and tr.id not in self._carried
                   and self._last_t - self._seen_at.get(tr.id, -1e9)
                   <= (self.p.hidden_strike_s if tr.label == "striker" else self.p.smear_strike_s) + 1e-9
                   and self._quiet_for(tr) >= self.p.struck_still_s
@@ -286,13 +324,14 @@ class EventExtractor:
         self.in_shot = True
         self._shot = _ShotState(struck=struck.id, start_t=start_t, touching=self._frozen(visible, struck.id))
         event = self._start_event(struck, visible, start_t, start_frame)
-        doubtful = [tr for tr in movers if self._in_crowd(tr, visible) or self._barely_moved(tr)]
+        doubtful = [tr for tr in movers if self._hands or self._in_crowd(tr, visible) or self._barely_moved(tr)]
         if doubtful and len(doubtful) == len(movers):
             rests = {tr.id: self._rest_of(tr) for tr in movers}
             self._pending = _PendingStart({tr.id: (*rests[tr.id], math.hypot(tr.x - rests[tr.id][0], tr.y - rests[tr.id][1]))
                                            for tr in movers}, dict(self._knocked),
                                           before={tr.id: (self._prev[tr.id].x, self._prev[tr.id].y)
-                                                  for tr in movers if tr.id in self._prev})
+                                                  for tr in movers if tr.id in self._prev},
+                                          at={tr.id: (tr.x, tr.y) for tr in movers} if self._hands else {})
         return [event]
 
     def _start_event(self, struck: Track, visible: list[Track], t: float, frame: int) -> TableEvent:
@@ -337,14 +376,40 @@ class EventExtractor:
             bx, by = pending.before.get(tid, (rx, ry))
             if tr is not None and tr.status == TrackStatus.VISIBLE \
                     and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm \
-                    and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm:
+                    and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm \
+                    and not self._handled(pending, (rx, ry), tr):
                 return pending.held or []
-            if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare:
+            if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare and not pending.at:
                 return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)
+        if pending.at and pending.frames < self.p.carry_wait and any(
+                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING for tid in pending.movers):
+            pending.frames += 1  # a hand at work: judged once seen again (see ``carry_wait``)
+            self._pending = pending
+            return []
         self.in_shot = False
         self._shot = _ShotState()
         self._knocked = pending.knocked
         return []
+
+    def _handled(self, pending: _PendingStart, rest: tuple[float, float], tr: Track) -> bool:
+        """Was ``tr``, started while a hand was at work, moved by it rather than struck? A struck
+        object is fastest just after the strike and runs straight on from its rest: one that went
+        farther a frame than on the frame it started, by ``carry_gain`` or more, or strayed from
+        the line by more than ``hidden_line_r`` of its radius, was carried (or its track took the
+        hand's reading: carrom queen returned, seed 2902, a man's track jumped 187 mm onto the
+        hand bringing the queen back and went on with it, across the line)."""
+        at = pending.at.get(tr.id)
+        before = pending.before.get(tr.id)
+        if at is None or before is None:
+            return False
+        step = math.hypot(at[0] - before[0], at[1] - before[1])
+        if math.hypot(tr.x - at[0], tr.y - at[1]) / pending.frames >= self.p.carry_gain * step:
+            return True
+        ux, uy = at[0] - rest[0], at[1] - rest[1]
+        n = math.hypot(ux, uy)
+        if n <= 0.0:
+            return False
+        return abs((tr.x - at[0]) * uy - (tr.y - at[1]) * ux) / n > self.p.hidden_line_r * tr.radius_mm
 
     def _seen_share(self, tr: Track, frame: int) -> float:
         """Of the frames of the ``struck_still_s`` before this one, the share ``tr`` was seen on."""
@@ -438,19 +503,53 @@ class EventExtractor:
         if t - still[0] < self.p.rest_s or any(tr.status == TrackStatus.MISSING and tr.speed > self.p.rest_speed
                                                 for tr in visible):
             return []
+        return self._close(visible, pins, still, {})
+
+    def _close(self, visible: list[Track], pins: list[Track], still: tuple[float, int],
+               places: dict[str, tuple[float, float]]) -> list[TableEvent]:
+        """The shot is over, at rest since ``still``: ``at_rest`` with every position (``places``
+        for those that lay elsewhere then), and the pins moved in it."""
         self.in_shot = False
         when, when_frame = still
         when = max(when, self._shot.start_t)
-        positions: dict[str, list[float]] = {tr.id: [round(tr.x, 1), round(tr.y, 1)] for tr in visible}
+        at = {tr.id: places.get(tr.id, (tr.x, tr.y)) for tr in visible}
+        positions: dict[str, list[float]] = {k: [round(x, 1), round(y, 1)] for k, (x, y) in at.items()}
         for pin in pins:
             if pin.status in (TrackStatus.VISIBLE, TrackStatus.MISSING):
                 positions[pin.id] = [round(pin.x, 1), round(pin.y, 1)]
         events = [TableEvent(t=when, frame=when_frame, type=EventType.AT_REST,
                              objects=(), data={"positions": positions})]
         events += self._pin_moves(pins, when, when_frame)
-        for tr in visible:
-            self._rest_pos[tr.id] = (tr.x, tr.y)
+        self._rest_pos.update(at)
         return events
+
+    def _picked_up(self, visible: list[Track], pins: list[Track], still_before: tuple[float, int] | None,
+                   lay: dict[str, tuple[float, float]] | None, t: float, frame: int) -> list[TableEvent]:
+        """A hand at work on a table that lay still ends the shot (see ``hand_still_s``).
+
+        Once everything has lain still for ``hand_still_s``, nothing of the shot can set an object
+        moving again: an object that then moves off fast, while no object is lost moving, was
+        taken up or pushed by a hand (a carrom player picking the striker up to place it on the
+        baseline, the queen put back among the men). The shot ended when the table went still;
+        the object is carried, and no strike, until it lies still again. Waiting out ``rest_s``
+        instead took the hand's carry for the shot's last roll, with contacts against the men it
+        passed (carrom queen returned, seed 2801)."""
+        if still_before is not None and lay is not None and (any(a[2] == t for a in self._anchor.values()) or any(
+                tr.speed >= self.p.rest_speed for tr in visible)):
+            self._shot.woke, self._shot.woke_places = still_before, lay  # the first move after a long still
+        woke = self._shot.woke
+        if woke is None or t - self._shot.start_t < self.p.rest_s - 1e-9 or woke[0] < self._shot.start_t:
+            return []
+        # seen lying there since: a ball that rolled on under an arm reappears moving too
+        taken = [tr for tr in visible if tr.status == TrackStatus.VISIBLE and tr.speed >= self.p.start_speed
+                 and (a := self._anchor.get(tr.id)) is not None and a[2] > woke[0]
+                 and self._seen_at.get(tr.id, -math.inf) > woke[0]]
+        if not taken:
+            return []
+        places = {tr.id: self._shot.woke_places[tr.id] for tr in taken if tr.id in self._shot.woke_places}
+        self._carried.update(tr.id for tr in taken)
+        self._hands = True
+        return self._close(visible, pins, woke, places)
 
     # -- contacts ---------------------------------------------------------------------------------
     def _changed(self, tr: Track) -> bool:

@@ -19,6 +19,23 @@ class ExtractorParams:
       window avoids closing a shot while a slow ball still creeps (and the referee judging
       early); a shorter one reports the end sooner. ``rest_speed`` is the speed below which a
       ball counts as not moving for contacts and cushions.
+    * ``hand_still_s``: once every object has stayed still, and below ``rest_speed``, for this
+      long, nothing of the shot can set one moving again: an object that then moves off at
+      ``start_speed`` (seen lying there meanwhile) was taken up by a hand, or its track took the
+      hand's reading, and the shot ended when the table went still. A carrom player picks the
+      striker up as soon as it stops, well within ``rest_s`` (queen returned, seed 2801: the
+      carry was read as the shot's last roll, with a contact against a man it passed, and the
+      rest 50 frames late). Longer leaves more of a quick hand's work in the shot; shorter ends
+      a shot on a slow ball whose place hovers (back off a cushion over where it turned).
+      Until the table is still again for as long, with no carried object out of sight, the hand
+      is taken to be at work: the object it took starts no shot until it lies still again, and
+      any other start waits for the next sighting (up to ``carry_wait`` frames while the mover is
+      unseen) and stands only if the mover ran straight on from its rest (within
+      ``hidden_line_r`` of its radius) and went less than ``carry_gain`` times as far a frame
+      as on the frame it started: a struck object is fastest at once, a carried one gathers
+      speed (seed 2801: 7, 7, then 19 mm a frame). A lower ``carry_gain`` rejects more carries
+      and risks a strike whose first frame showed only its start; waiting longer judges more
+      lost movers and holds a shot's first events back longer.
     * ``struck_still_s``: how long an object must have been on the table without moving fast
       before its moving off can start a shot. A piece
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
@@ -148,6 +165,9 @@ class ExtractorParams:
     still_smoothing: float = 0.35
     moving_window_s: float = 0.12
     rest_s: float = 0.4
+    hand_still_s: float = 0.2
+    carry_gain: float = 1.5
+    carry_wait: int = 4
     struck_still_s: float = 0.25
     hidden_strike_s: float = 0.2
     smear_strike_s: float = 0.05

@@ -929,3 +929,111 @@ def test_a_struck_ball_at_rest_knocks_nothing_as_readings_in_the_rack_flicker() 
         frames.append([("ball-0", 1840.0, 650.0), ("ball-1", *one), ("ball-2", 1955.0, 650.0)])
     found = _pool_run(frames)
     assert [e.objects for e in found if e.type is EventType.CONTACT] == [("ball-0", "ball-1")]
+
+
+def _smooth(u: float) -> float:
+    return u * u * (3.0 - 2.0 * u)
+
+
+def _striker_picked_up(wait: int, *, flick: bool = False) -> list[list[tuple[str, float, float]]]:
+    """Carroms, queen returned (seed 2801): the striker, flicked up the board, stops; ``wait``
+    frames later a hand picks it up and carries it, gathering speed, over a black man back to the
+    baseline, where it lies still. With ``flick``, it is then flicked up the board again."""
+    men = [("black", 310.0, 525.0), ("white", 600.0, 200.0)]
+    frames = [[*men, ("striker", 370.0, 622.0)] for _ in range(30)]
+    y = 622.0
+    for step in (40.0, 36.0, 32.0, 28.0, 24.0, 20.0, 16.0, 12.0, 8.0, 4.0, 2.0):
+        y -= step
+        frames.append([*men, ("striker", 370.0, y)])
+    frames += [[*men, ("striker", 370.0, y)] for _ in range(wait)]
+    for k in range(1, 15):
+        u = _smooth(k / 14.0)
+        frames.append([*men, ("striker", 370.0 - 120.0 * u, y + (622.0 - y) * u)])
+    frames += [[*men, ("striker", 250.0, 622.0)] for _ in range(40)]
+    if flick:
+        frames += [[*men, ("striker", 250.0, 622.0 - 45.0 * k)] for k in range(1, 6)]
+        frames += [[*men, ("striker", 250.0, 397.0)] for _ in range(30)]
+    return frames
+
+
+def test_a_striker_picked_up_soon_after_the_table_stopped_ends_the_shot_then() -> None:
+    """Carroms rules: a shot ends when every piece has stopped; the player then takes the striker
+    up for the next. Seed 2801 (queen returned): the hand picked the striker up 0.37 s after it
+    stopped, before ``rest_s`` had passed, and carried it over a black man: the carry was read as
+    the shot's last roll, with a contact with that man (a foul for touching an opponent's piece
+    first, had it been the first) and the rest 50 frames late. The table had lain still for
+    ``hand_still_s``; nothing of the shot can start a piece again after that."""
+    found = _carrom_run(_striker_picked_up(11))
+    kinds = [e.type for e in found if e.type in (EventType.SHOT_START, EventType.CONTACT, EventType.AT_REST)]
+    assert kinds == [EventType.SHOT_START, EventType.AT_REST]
+    (rest,) = [e for e in found if e.type is EventType.AT_REST]
+    assert rest.frame is not None and rest.frame <= 30 + 11 + 3
+    assert rest.data["positions"]["striker"] == pytest.approx([370.0, 400.0], abs=2.0)
+    moved = [e for e in found if e.type is EventType.MOVED]
+    assert [e.objects for e in moved] == [("striker",)]
+    assert moved[0].data["position"] == pytest.approx([250.0, 622.0], abs=2.0)
+
+
+def test_a_striker_flicked_after_the_hand_that_set_it_down_has_gone_starts_a_shot() -> None:
+    """The hand's work ends with the table still again: the next flick is a shot."""
+    found = _carrom_run(_striker_picked_up(11, flick=True))
+    starts = [e for e in found if e.type is EventType.SHOT_START]
+    assert len(starts) == 2
+    assert starts[1].frame is not None and abs(starts[1].frame - (30 + 11 + 11 + 14 + 40)) <= 1
+
+
+def test_a_man_whose_track_jumps_onto_the_working_hand_starts_no_shot() -> None:
+    """Carroms, queen returned (seed 2902): with the hand putting the queen back, a black man's
+    reading jumped 150 mm onto the hand and went on with it, away from that line. The hand was
+    known to be at work (it had just picked the striker up): a struck man runs straight on from
+    where it lay; this one did not."""
+    frames = _striker_picked_up(11)[:30 + 11 + 11 + 8]
+    here = frames[-1]
+    striker = next(d for d in here if d[0] == "striker")
+    for k in range(6):
+        frames.append([("black", 310.0 - 150.0 - 10.0 * k, 525.0 - 40.0 * k), ("white", 600.0, 200.0), striker])
+    frames += [[("black", 310.0, 525.0), ("white", 600.0, 200.0), striker] for _ in range(30)]
+    found = _carrom_run(frames)
+    assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("striker",)]
+
+
+def test_a_striker_carried_off_after_the_hand_nudged_a_man_starts_no_shot() -> None:
+    """Seed 2801 again: the arm reaching for the striker hid a man for two frames, then was read
+    as him 100 mm off his place, which ended the shot; the striker, taken up next, went off
+    gathering speed (7, 7, 19 mm a frame), as no struck piece does. It was carried, not flicked."""
+    frames = _striker_picked_up(11)[:30 + 11]
+    men = [("black", 310.0, 525.0), ("white", 600.0, 200.0)]
+    frames += [[*men, ("striker", 370.0, 400.0)] for _ in range(8)]
+    frames += [[men[1], ("striker", 370.0, 400.0)] for _ in range(2)]
+    frames.append([("black", 310.0, 425.0), men[1], ("striker", 370.0, 400.0)])
+    frames += [[*men, ("striker", 370.0, 400.0)] for _ in range(3)]
+    x, y = 370.0, 400.0
+    for step in (4.0, 7.0, 12.0, 19.0, 28.0, 36.0, 40.0, 36.0, 28.0, 19.0, 12.0, 7.0, 3.0):
+        x, y = x - 0.43 * step, y + 0.9 * step
+        frames.append([*men, ("striker", x, y)])
+    frames += [[*men, ("striker", x, y)] for _ in range(30)]
+    found = _carrom_run(frames)
+    assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("striker",)]
+    (rest,) = [e for e in found if e.type is EventType.AT_REST]
+    assert rest.frame is not None and rest.frame <= 30 + 11 + 3
+
+
+def test_a_slow_ball_back_off_a_cushion_near_where_it_turned_is_not_at_rest() -> None:
+    """Colors, seed 1602 (ball off the table): the cue ball came off the bottom cushion at 3 mm a
+    frame, back over the place it had turned at, so its smoothed place stayed near there for
+    seven frames; a reading 12 mm off then looked like a hand at work on a still table and ended
+    the shot 30 frames early. Still means nothing has even ``rest_speed`` too."""
+    other = ("ball-5", 900.0, 500.0)
+    frames = [[("ball-0", 1500.0, 900.0), other] for _ in range(30)]
+    y = 900.0
+    for _ in range(12):
+        y += 25.0
+        frames.append([("ball-0", 1500.0, y), other])
+    for k in range(40):
+        y -= 3.0 if k < 30 else 0.0
+        jump = 12.0 if k == 14 else 0.0
+        frames.append([("ball-0", 1500.0 + jump, y), other])
+    frames += [[("ball-0", 1500.0, y), other] for _ in range(30)]
+    found = _table_run("pool", frames)
+    (rest,) = [e for e in found if e.type is EventType.AT_REST]
+    assert rest.frame is not None and rest.frame >= 30 + 12 + 28
