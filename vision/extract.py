@@ -63,6 +63,10 @@ class _ShotState:
     woke: tuple[float, int] | None = None
     #: id -> where each object lay then
     woke_places: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: the struck object, lost since it left its rest, has been given its hit (``_lost_hit``)
+    lost_hit: bool = False
+    #: the object it was found to hit so, and when
+    lost_hit_by: tuple[str, float] | None = None
 
 
 @dataclass
@@ -662,7 +666,84 @@ class EventExtractor:
             self._shot.touching.add((mover, rester) if mover < rester else (rester, mover))
             self._knocked[rester] = knock
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(mover, rester)))
-        return events
+        sh = self._shot
+        if sh.lost_hit_by is not None:  # the hit inferred while the struck object was lost, seen late
+            events = [e for e in events if set(e.objects) != {sh.struck, sh.lost_hit_by[0]}
+                      or e.t - sh.lost_hit_by[1] > self.p.lost_hit_s]
+        if any(sh.struck in e.objects for e in events):
+            sh.lost_hit = True  # its first hit was seen
+        return events + self._lost_hit(visible, {e.objects[1] for e in events}, t, frame)
+
+    def _lost_hit(self, visible: list[Track], touched: set[str], t: float, frame: int) -> list[TableEvent]:
+        """The struck object, lost in its smear since it left its rest, hit the first object on its
+        line when something it can have set moving starts while it is unseen (once a shot, before
+        any hit of it was seen): that object, or one of its pack (``_pack``), not reached by a
+        seen mover.
+
+        Its line runs from its rest through its last sighting (``lost_hit_s`` ago at most); of the
+        objects lying across it ahead of that sighting (within the two radii and
+        ``contact_tol_mm``), the one it touches after the shortest way on is the one it reaches
+        first. When that object moves off and no seen
+        mover touched it, the lost one did, during this frame. Carroms, break, seed 2702: the
+        striker flicked at 4.5 m/s was read once, 27 mm up from its rest, then lost for two
+        frames; the tracker's guess of it lagged 120 mm behind, and the shot's first contact was
+        read between two men of the pack it had set moving."""
+        sh = self._shot
+        if sh.struck is None or sh.lost_hit:
+            return []
+        me = next((tr for tr in visible if tr.id == sh.struck), None)
+        pm = self._prev.get(sh.struck)
+        rest = self._rest_pos.get(sh.struck)
+        if me is None or me.status != TrackStatus.MISSING or pm is None or rest is None \
+                or pm.seen_t < sh.start_t - 1e-9 or t - pm.seen_t > self.p.lost_hit_s + 1e-9:
+            return []
+        ux, uy = pm.seen_x - rest[0], pm.seen_y - rest[1]
+        n = math.hypot(ux, uy)
+        if n < me.radius_mm:
+            return []  # too short a way to tell the line by
+        ux, uy = ux / n, uy / n
+        first: tuple[float, Track] | None = None
+        for o in visible:
+            po = self._prev.get(o.id)
+            if o.id == me.id or po is None or po.moving:
+                continue
+            dx, dy = po.x - pm.seen_x, po.y - pm.seen_y
+            ahead, aside = dx * ux + dy * uy, abs(dx * uy - dy * ux)
+            reach = me.radius_mm + o.radius_mm
+            if ahead <= 0 or aside > reach + self.p.contact_tol_mm:
+                continue
+            meet = ahead - math.sqrt(max(0.0, reach * reach - aside * aside))  # how far on it touches
+            if first is None or meet < first[0]:
+                first = (meet, o)
+        if first is None:
+            return []
+        hit = first[1]
+        starters = {o.id for o in visible if o.id in self._moving and o.id not in touched and o.id != me.id
+                    and (rp := self._rest_pos.get(o.id)) is not None
+                    and math.hypot(o.x - rp[0], o.y - rp[1]) > o.radius_mm}  # off its rest, not a jitter
+        if not starters & self._pack(visible, hit):
+            return []
+        sh.lost_hit = True
+        when = (self._prev[hit.id].t + t) / 2.0  # within this frame
+        sh.lost_hit_by = (hit.id, when)
+        return [TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(me.id, hit.id))]
+
+    def _pack(self, visible: list[Track], first: Track) -> set[str]:
+        """``first`` and the resting objects joined to it through gaps of ``crowd_gap_mm`` at most
+        (a carrom pack, a rack): a hit on one sets the far side of the pack moving while the one
+        hit hardly moves."""
+        rest = {o.id: (p.x, p.y, o.radius_mm) for o in visible
+                if (p := self._prev.get(o.id)) is not None and not p.moving}
+        if first.id not in rest:
+            return set()
+        pack, todo = {first.id}, [first.id]
+        while todo:
+            ax, ay, ar = rest[todo.pop()]
+            for oid, (bx, by, br) in rest.items():
+                if oid not in pack and math.hypot(ax - bx, ay - by) - ar - br <= self.p.crowd_gap_mm:
+                    pack.add(oid)
+                    todo.append(oid)
+        return pack
 
     def _graze(self, a: Track, b: Track, frac: float, t: float) -> None:
         """Note a touch of a mover's path on a resting object that neither changed a motion nor

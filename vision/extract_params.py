@@ -36,6 +36,14 @@ class ExtractorParams:
       speed (seed 2801: 7, 7, then 19 mm a frame). A lower ``carry_gain`` rejects more carries
       and risks a strike whose first frame showed only its start; waiting longer judges more
       lost movers and holds a shot's first events back longer.
+    * ``lost_hit_s``: the struck object lost in its smear since it left its rest, last seen no
+      longer ago than this, hit the first object across its line (from its rest through that
+      sighting) when that object or one of its pack (gaps of ``crowd_gap_mm``) is found off its
+      rest by more than its radius with no seen mover to have hit it. The line is only as good
+      as the one sighting: longer lets the striker's guessed line reach farther from where it
+      went; shorter gives up on the hit sooner (a carrom break: the striker read once, 27 mm up
+      from its rest, then lost for two frames while the pack flew apart, seed 2702). A hit
+      seen late, within as long, is the same hit.
     * ``struck_still_s``: how long an object must have been on the table without moving fast
       before its moving off can start a shot. A piece
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
@@ -168,6 +176,7 @@ class ExtractorParams:
     hand_still_s: float = 0.2
     carry_gain: float = 1.5
     carry_wait: int = 4
+    lost_hit_s: float = 0.1
     struck_still_s: float = 0.25
     hidden_strike_s: float = 0.2
     smear_strike_s: float = 0.05

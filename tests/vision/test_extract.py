@@ -1037,3 +1037,38 @@ def test_a_slow_ball_back_off_a_cushion_near_where_it_turned_is_not_at_rest() ->
     found = _table_run("pool", frames)
     (rest,) = [e for e in found if e.type is EventType.AT_REST]
     assert rest.frame is not None and rest.frame >= 30 + 12 + 28
+
+
+def _break_lost(front: float) -> list[TableEvent]:
+    """Carroms, break (seed 2702): the striker, flicked at 4.5 m/s, is read once 27 mm up from
+    its rest, then lost for two frames. It hits the front man of a column; that man hardly moves
+    (the pack takes the blow), the man at the back flies off. The front man stands ``front`` mm
+    aside of the striker's line."""
+    col = [("white", 372.0 + front, 433.0), ("black", 372.0 + front, 401.0), ("white", 372.0 + front, 369.0)]
+    frames = [[*col, ("striker", 372.0, 622.0)] for _ in range(30)]
+    frames.append([*col, ("striker", 371.8, 595.0)])
+    back = [(369.0 - 30.0 * k) for k in range(1, 6)]
+    for k in range(2):
+        frames.append([col[0], col[1], ("white", 372.0 + front, back[k])])
+    for k in range(2, 5):
+        frames.append([col[0], col[1], ("white", 372.0 + front, back[k]), ("striker", 372.0, 500.0 + 10.0 * k)])
+    frames += [[col[0], col[1], ("white", 372.0 + front, back[4]), ("striker", 372.0, 540.0)] for _ in range(20)]
+    return _carrom_run(frames)
+
+
+def test_a_striker_lost_in_its_smear_hit_the_front_man_of_the_pack_it_set_moving() -> None:
+    """Carroms rules, fouls: the striker must touch one of the player's own pieces first (after
+    the break, which may touch any). The shot's first contact is the striker's with the first
+    man on its line, though the camera never saw the striker reach him and he hardly moved:
+    the back of the pack flying off while the striker is lost on its line was its hit."""
+    found = _break_lost(0.0)
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert contacts and contacts[0].objects == ("striker", "white-1")
+    assert contacts[0].frame is not None and 31 <= contacts[0].frame <= 33
+
+
+def test_a_striker_lost_beside_a_pack_it_cannot_reach_hit_nothing_in_it() -> None:
+    """The same, with the column 60 mm to the side of the striker's line: no man of it lies
+    across the line, so its moving is not put down to the striker."""
+    found = _break_lost(60.0)
+    assert not [e for e in found if e.type is EventType.CONTACT and "striker" in e.objects]
