@@ -307,7 +307,8 @@ class EventExtractor:
                   and tr.id not in self._railed  # a ball on the rail is carried, not struck
                   and tr.id not in self._carried
                   and self._last_t - self._seen_at.get(tr.id, -1e9)
-                  <= (self.p.hidden_strike_s if tr.label == "striker" else self.p.smear_strike_s) + 1e-9
+                  <= (self.p.hidden_strike_s if tr.label == "striker" and not self._hands
+                      else self.p.smear_strike_s) + 1e-9
                   and self._quiet_for(tr) >= self.p.struck_still_s
                   and (tr.label == "striker" or self._seen_share(tr, frame) >= self.p.struck_seen)]
         if not movers:
@@ -383,11 +384,13 @@ class EventExtractor:
                     and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm \
                     and not self._handled(pending, (rx, ry), tr):
                 return pending.held or []
-            if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare and not pending.at:
+            if tr is not None and tr.status == TrackStatus.MISSING and pending.frames >= self.p.carry_wait \
+                    and tr.lost_bare and not pending.at:
                 return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)
-        if pending.at and pending.frames < self.p.carry_wait and any(
-                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING for tid in pending.movers):
-            pending.frames += 1  # a hand at work: judged once seen again (see ``carry_wait``)
+        if pending.frames < self.p.carry_wait and any(
+                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING
+                and (tr.lost_bare or pending.at) for tid in pending.movers):
+            pending.frames += 1  # judged once seen again (see ``carry_wait``)
             self._pending = pending
             return []
         self.in_shot = False

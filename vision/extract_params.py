@@ -27,15 +27,22 @@ class ExtractorParams:
       carry was read as the shot's last roll, with a contact against a man it passed, and the
       rest 50 frames late). Longer leaves more of a quick hand's work in the shot; shorter ends
       a shot on a slow ball whose place hovers (back off a cushion over where it turned).
-      Until the table is still again for as long, with no carried object out of sight, the hand
-      is taken to be at work: the object it took starts no shot until it lies still again, and
-      any other start waits for the next sighting (up to ``carry_wait`` frames while the mover is
-      unseen) and stands only if the mover ran straight on from its rest (within
-      ``hidden_line_r`` of its radius) and went less than ``carry_gain`` times as far a frame
-      as on the frame it started: a struck object is fastest at once, a carried one gathers
-      speed (seed 2801: 7, 7, then 19 mm a frame). A lower ``carry_gain`` rejects more carries
-      and risks a strike whose first frame showed only its start; waiting longer judges more
-      lost movers and holds a shot's first events back longer.
+      0.15 s, not 0.2: the hand's approach stirs a reading or two a few frames before it takes
+      anything (queen returned, seeds 1702 and 2002: the queen put back was read as contacts of
+      the shot before). Until the table is still again for as long, with no carried object out
+      of sight, the hand is taken to be at work: the object it took starts no shot until it
+      lies still again; a start must be seen leaving its rest (no striker flicked unseen under
+      the finger: seed 2902, the striker's track took the hand's readings 300 mm away); and any
+      start waits for the next sighting (up to ``carry_wait`` frames while the mover is unseen)
+      and stands only if the mover ran straight on from its rest (within ``hidden_line_r`` of
+      its radius) and went less than ``carry_gain`` times as far a frame as on the frame it
+      started: a struck object is fastest at once, a carried one gathers speed (seed 2801: 7, 7,
+      then 19 mm a frame). A lower ``carry_gain`` rejects more carries and risks a strike whose
+      first frame showed only its start. ``carry_wait`` also holds a start in a cluster whose
+      mover is lost from a bare place: it stands once the mover is seen farther from its rest,
+      or is still lost after that many frames (colors seed 1602: a rack ball's track took a
+      reading 190 mm off for a frame and was read there again, not moving). Waiting longer
+      judges more lost movers and holds a shot's first events back longer.
     * ``lost_hit_s``: the struck object lost in its smear since it left its rest, last seen no
       longer ago than this, hit the first object across its line (from its rest through that
       sighting) when that object or one of its pack (gaps of ``crowd_gap_mm``) is found off its
@@ -173,7 +180,7 @@ class ExtractorParams:
     still_smoothing: float = 0.35
     moving_window_s: float = 0.12
     rest_s: float = 0.4
-    hand_still_s: float = 0.2
+    hand_still_s: float = 0.15
     carry_gain: float = 1.5
     carry_wait: int = 4
     lost_hit_s: float = 0.1

@@ -1072,3 +1072,38 @@ def test_a_striker_lost_beside_a_pack_it_cannot_reach_hit_nothing_in_it() -> Non
     across the line, so its moving is not put down to the striker."""
     found = _break_lost(60.0)
     assert not [e for e in found if e.type is EventType.CONTACT and "striker" in e.objects]
+
+
+def test_a_striker_found_far_off_while_a_hand_is_at_work_was_not_flicked_unseen() -> None:
+    """Carroms, queen returned (seed 2902): with the hand at work after the shot, the striker was
+    lost under it for two frames and its track then took readings 300 mm away, running on in a
+    line. (Here: 150 mm on from where it lay, slowing as a flicked striker does.) A striker may be flicked unseen (the finger hides it), but not while a hand is known to
+    be taking things up: then a start must be seen leaving its rest."""
+    frames = _striker_picked_up(11)[:30 + 11]
+    men = [("black", 310.0, 525.0), ("white", 600.0, 200.0)]
+    frames += [[*men, ("striker", 370.0, 400.0)] for _ in range(8)]
+    frames += [[men[1], ("striker", 370.0, 400.0)] for _ in range(2)]
+    frames.append([("black", 310.0, 425.0), men[1], ("striker", 370.0, 400.0)])  # the arm read as the man
+    frames += [list(men) for _ in range(2)]  # the striker under the hand
+    for y in (250.0, 210.0, 175.0, 145.0, 120.0, 100.0):
+        frames.append([*men, ("striker", 370.0, y)])
+    frames += [[*men, ("striker", 370.0, 100.0)] for _ in range(30)]
+    found = _carrom_run(frames)
+    assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("striker",)]
+
+
+def test_a_rack_ball_whose_track_takes_a_far_reading_for_a_frame_starts_no_shot() -> None:
+    """Colors, seed 1602 (weak break): after the shot a rack ball's track, lost for a frame,
+    took a reading 190 mm away, was lost again (a bare place there) and was then read there,
+    not moving, before it went back. A start in a cluster waits while the mover is lost from a
+    bare place (``carry_wait`` frames) and stands only if it is then farther from its rest."""
+    rack = [("ball-6", 2053.8, 606.1), ("ball-10", 2052.1, 543.7), ("ball-11", 1955.5, 602.2),
+            ("ball-7", 2003.0, 633.7)]
+    frames = [[("ball-0", 900.0, 400.0), *rack, ("ball-2", 2003.9, 571.0)] for _ in range(40)]
+    frames.append([("ball-0", 900.0, 400.0), *rack])
+    frames.append([("ball-0", 900.0, 400.0), *rack, ("ball-2", 1833.7, 658.5)])
+    frames.append([("ball-0", 900.0, 400.0), *rack])
+    frames += [[("ball-0", 900.0, 400.0), *rack, ("ball-2", 1833.7, 658.5)] for _ in range(2)]
+    frames += [[("ball-0", 900.0, 400.0), *rack, ("ball-2", 2003.9, 571.0)] for _ in range(30)]
+    found = _pool_run(frames, covered=False)
+    assert [e for e in found if e.type is EventType.SHOT_START] == []
