@@ -311,6 +311,14 @@ class EventExtractor:
                       else self.p.smear_strike_s) + 1e-9
                   and self._quiet_for(tr) >= self.p.struck_still_s
                   and (tr.label == "striker" or self._seen_share(tr, frame) >= self.p.struck_seen)]
+        if any(tr.label == "striker" and tr.status == TrackStatus.VISIBLE and tr.speed < self.p.start_speed
+               for tr in visible):
+            # Carroms: only the striker is flicked. A man or the queen moves off a still board
+            # only when the striker (or what it set moving) hits it; with the striker lying in
+            # view, that is a hand, or the man's track took another's reading (break, seed 3501:
+            # a man's track jumped 240 mm to the striker on its baseline and back, and a shot
+            # started 20 frames before the break).
+            movers = [tr for tr in movers if tr.label == "striker"]
         if not movers:
             unseen = self._struck_unseen(visible)
             if unseen is None:

@@ -1107,3 +1107,22 @@ def test_a_rack_ball_whose_track_takes_a_far_reading_for_a_frame_starts_no_shot(
     frames += [[("ball-0", 900.0, 400.0), *rack, ("ball-2", 2003.9, 571.0)] for _ in range(30)]
     found = _pool_run(frames, covered=False)
     assert [e for e in found if e.type is EventType.SHOT_START] == []
+
+
+def test_a_man_moving_off_while_the_striker_lies_in_view_starts_no_shot() -> None:
+    """Carroms rules: the striker is the piece the player flicks. Break, seed 3501: a man's track
+    in the pack took a reading 240 mm off and went back, with the striker lying on its
+    baseline in plain view; a shot "started" 20 frames before the break. With the striker gone
+    from view as the man moves off (flicked too fast to be seen), a shot started."""
+    pack = [("white", 370.0, 370.0), ("black", 342.0, 384.0)]
+
+    def run(striker_seen: bool) -> list[TableEvent]:
+        striker = [("striker", 300.0, 622.0)]
+        frames = [[*pack, *striker] for _ in range(30)]
+        after = striker if striker_seen else []
+        frames += [[pack[0], ("black", 342.0 - 8.0 * k, 384.0 - 45.0 * k), *after] for k in range(1, 8)]
+        frames += [[pack[0], ("black", 286.0, 69.0), *after] for _ in range(20)]
+        return _carrom_run(frames)
+
+    assert [e.objects for e in run(True) if e.type is EventType.SHOT_START] == []
+    assert len([e for e in run(False) if e.type is EventType.SHOT_START]) == 1
