@@ -134,6 +134,8 @@ class EventExtractor:
         #: when an object last had ``rest_speed``: a slow ball back off a cushion hovers near the
         #: place it stopped for a while (bar billiards and pool), its anchor unmoved
         self._stirred: tuple[float, int] | None = None
+        #: when the last shot started and came to rest
+        self._last_shot: tuple[float, float] = (math.inf, -math.inf)
 
     # -- the verb -------------------------------------------------------------------------------
     def update(self, tracks: Tracks) -> list[TableEvent]:
@@ -536,6 +538,7 @@ class EventExtractor:
                              objects=(), data={"positions": positions})]
         events += self._pin_moves(pins, when, when_frame)
         self._rest_pos.update(at)
+        self._last_shot = (self._shot.start_t, when)
         return events
 
     def _picked_up(self, visible: list[Track], pins: list[Track], still_before: tuple[float, int] | None,
@@ -949,6 +952,11 @@ class EventExtractor:
                 events.append(TableEvent(t=left.t, frame=_frame_at(self._frame_t, left.t, frame),
                                          type=EventType.OFF_TABLE, objects=(tr.id,), data={"returned": False}))
                 self._forget(tr.id)
+            elif tr.status == TrackStatus.REMOVED and not self.in_shot \
+                    and self._last_shot[0] - 1e-9 <= tr.last_seen_t < self._last_shot[1] - 1e-9:
+                # lost while the last shot was rolling (the shot ended before its track gave up
+                # on it): no hand took it (carrom seed 2802, a man that flew off the board unseen)
+                self._forget(tr.id)
             elif tr.status == TrackStatus.REMOVED and not self.in_shot:
                 when = tr.last_seen_t
                 events.append(TableEvent(t=when, frame=_frame_at(self._frame_t, when, frame), type=EventType.REMOVED,
@@ -1025,9 +1033,14 @@ class EventExtractor:
                 self._rest_pos[tr.id] = (tr.x, tr.y)
                 continue
             rest = self._rest_pos.get(tr.id)
-            if rest is not None and tr.speed < self.p.rest_speed and \
+            anchor = self._anchor.get(tr.id)
+            # lying still there for ``hand_still_s``: a track that took a hand's reading for a
+            # frame or two and went back is no piece moved (carrom seed 2601: a man hidden by the
+            # hand putting a piece back was "moved" onto it and back); dated to when it stopped
+            if rest is not None and tr.speed < self.p.rest_speed and anchor is not None \
+                    and t - anchor[2] >= self.p.hand_still_s - 1e-9 and \
                     math.hypot(tr.x - rest[0], tr.y - rest[1]) > self.p.moved_mm:
-                events.append(TableEvent(t=t, frame=frame, type=EventType.MOVED, objects=(tr.id,),
+                events.append(TableEvent(t=anchor[2], frame=anchor[3], type=EventType.MOVED, objects=(tr.id,),
                                          data={"from": [round(rest[0], 1), round(rest[1], 1)],
                                                "position": [round(tr.x, 1), round(tr.y, 1)]}))
                 self._rest_pos[tr.id] = (tr.x, tr.y)

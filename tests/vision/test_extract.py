@@ -1126,3 +1126,30 @@ def test_a_man_moving_off_while_the_striker_lies_in_view_starts_no_shot() -> Non
 
     assert [e.objects for e in run(True) if e.type is EventType.SHOT_START] == []
     assert len([e for e in run(False) if e.type is EventType.SHOT_START]) == 1
+
+
+def test_a_ball_lost_while_the_shot_rolled_was_not_taken_off_by_hand() -> None:
+    """A ball lost from view while it rolled (it left the table unseen, or the camera lost it),
+    whose track the tracker gives up only after the table has come to rest, was not removed by
+    a hand: no ``removed`` (the carrom referee refuses a piece taken off by hand, and the
+    tablet would say so; carrom seed 2802, a man that flew off the board unseen)."""
+    cue, other = ("ball-0", 900.0, 400.0), ("ball-5", 1900.0, 900.0)
+    frames = [[cue, ("ball-3", 800.0, 500.0), other] for _ in range(30)]
+    for k in range(1, 7):
+        frames.append([("ball-0", 900.0 + 4.0 * k, 400.0), ("ball-3", 800.0 + 30.0 * k, 500.0), other])
+    frames += [[("ball-0", 924.0, 400.0), other] for _ in range(150)]
+    found = _pool_run(frames, covered=True)
+    assert [e for e in found if e.type is EventType.REMOVED] == []
+    assert [e.type for e in found if e.type is EventType.AT_REST] == [EventType.AT_REST]
+
+
+def test_a_man_whose_track_takes_a_hands_reading_for_two_frames_was_not_moved() -> None:
+    """Carroms, piece off the board (seed 2601): a man hidden by the hand putting a piece back
+    had his track take the hand's reading 70 mm off for two frames, then his own place again;
+    he was "moved" there and back. A piece moved by hand lies still where it was set."""
+    still = [("striker", 300.0, 622.0), ("white", 600.0, 200.0)]
+    frames = [[*still, ("black", 385.0, 246.0)] for _ in range(40)]
+    frames += [[*still, ("black", 325.0, 289.0)] for _ in range(2)]
+    frames += [[*still, ("black", 385.0, 246.0)] for _ in range(30)]
+    found = _carrom_run(frames)
+    assert [e for e in found if e.type in (EventType.MOVED, EventType.SHOT_START)] == []
