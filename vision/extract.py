@@ -79,10 +79,14 @@ class _PendingStart:
     #: of a rack ball leaves it and comes back there)
     before: dict[str, tuple[float, float]] = field(default_factory=dict)
     held: list[TableEvent] | None = None  # that frame's shot events, once the frame is done
-    #: id -> where each mover was read on the frame of the start, while a hand is at work (see
-    #: ``EventExtractor._picked_up``): a carried object gathers speed, a struck one does not
+    #: id -> where each mover was read on the frame of the start: a struck object runs straight
+    #: on from its rest, and (while a hand is at work, see ``EventExtractor._picked_up``) a
+    #: carried one gathers speed where a struck one does not
     at: dict[str, tuple[float, float]] = field(default_factory=dict)
     frames: int = 1  # frames since the start
+    hands: bool = False  # started while a hand was at work
+    #: movers not seen on the frame before the start (found again away from their rest)
+    gapped: set[str] = field(default_factory=set)
 
 
 class EventExtractor:
@@ -346,7 +350,9 @@ class EventExtractor:
                                            for tr in movers}, dict(self._knocked),
                                           before={tr.id: (self._prev[tr.id].x, self._prev[tr.id].y)
                                                   for tr in movers if tr.id in self._prev},
-                                          at={tr.id: (tr.x, tr.y) for tr in movers} if self._hands else {})
+                                          at={tr.id: (tr.x, tr.y) for tr in movers}, hands=self._hands,
+                                          gapped={tr.id for tr in movers
+                                                  if self._seen_at.get(tr.id, -1e9) < self._last_t - 1e-9})
         return [event]
 
     def _start_event(self, struck: Track, visible: list[Track], t: float, frame: int) -> TableEvent:
@@ -394,12 +400,11 @@ class EventExtractor:
                     and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm \
                     and not self._handled(pending, (rx, ry), tr):
                 return pending.held or []
-            if tr is not None and tr.status == TrackStatus.MISSING and pending.frames >= self.p.carry_wait \
-                    and tr.lost_bare and not pending.at:
+            if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare and not pending.hands \
+                    and (tid not in pending.gapped or pending.frames >= self.p.carry_wait):
                 return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)
         if pending.frames < self.p.carry_wait and any(
-                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING
-                and (tr.lost_bare or pending.at) for tid in pending.movers):
+                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING for tid in pending.movers):
             pending.frames += 1  # judged once seen again (see ``carry_wait``)
             self._pending = pending
             return []
@@ -409,19 +414,23 @@ class EventExtractor:
         return []
 
     def _handled(self, pending: _PendingStart, rest: tuple[float, float], tr: Track) -> bool:
-        """Was ``tr``, started while a hand was at work, moved by it rather than struck? A struck
-        object is fastest just after the strike and runs straight on from its rest: one that went
-        farther a frame than on the frame it started, by ``carry_gain`` or more, or strayed from
-        the line by more than ``hidden_line_r`` of its radius, was carried (or its track took the
-        hand's reading: carrom queen returned, seed 2902, a man's track jumped 187 mm onto the
-        hand bringing the queen back and went on with it, across the line)."""
+        """Was ``tr`` moved by a hand, or its track by a stray reading, rather than struck? A
+        struck object is fastest just after the strike and runs straight on from its rest. While
+        a hand is at work, one that went farther a frame than on the frame it started, by
+        ``carry_gain`` or more, was carried; one that strayed from the line by more than
+        ``hidden_line_r`` of its radius was carried or its track took the hand's reading (carrom
+        queen returned, seed 2902, a man's track jumped 187 mm onto the hand bringing the queen
+        back and went on with it, across the line). The line is asked of any start whose mover
+        was lost before it was seen again; one seen on the next frame is judged as ever."""
         at = pending.at.get(tr.id)
         before = pending.before.get(tr.id)
         if at is None or before is None:
             return False
         step = math.hypot(at[0] - before[0], at[1] - before[1])
-        if math.hypot(tr.x - at[0], tr.y - at[1]) / pending.frames >= self.p.carry_gain * step:
+        if pending.hands and math.hypot(tr.x - at[0], tr.y - at[1]) / pending.frames >= self.p.carry_gain * step:
             return True
+        if not pending.hands and pending.frames == 1:
+            return False  # seen on the next frame: judged as before
         ux, uy = at[0] - rest[0], at[1] - rest[1]
         n = math.hypot(ux, uy)
         if n <= 0.0:

@@ -38,11 +38,15 @@ class ExtractorParams:
       its radius) and went less than ``carry_gain`` times as far a frame as on the frame it
       started: a struck object is fastest at once, a carried one gathers speed (seed 2801: 7, 7,
       then 19 mm a frame). A lower ``carry_gain`` rejects more carries and risks a strike whose
-      first frame showed only its start. ``carry_wait`` also holds a start in a cluster whose
-      mover is lost from a bare place: it stands once the mover is seen farther from its rest,
-      or is still lost after that many frames (colors seed 1602: a rack ball's track took a
-      reading 190 mm off for a frame and was read there again, not moving). Waiting longer
-      judges more lost movers and holds a shot's first events back longer.
+      first frame showed only its start. ``carry_wait`` also holds any start that waits for
+      its next frame (in a cluster, or barely off its rest) while its mover is lost: it stands
+      once the mover is seen farther from its rest, or, lost from a bare place, at once if it
+      was seen leaving its rest (a smear too faint to see) and otherwise once still lost after
+      that many frames. Up and down seed 3602: a cue ball read 12 mm off its rest on the
+      strike's frame, then lost under the cue's follow-through, was given up as no start, and
+      the whole shot was missed; colors seed 1602: a rack ball's track took a reading 190 mm
+      off after a lost frame, lost it on a bare place and read it there again, not moving.
+      Waiting longer judges more lost movers and holds a shot's first events back longer.
     * ``lost_hit_s``: the struck object lost in its smear since it left its rest, last seen no
       longer ago than this, hit the first object across its line (from its rest through that
       sighting) when that object or one of its pack (gaps of ``crowd_gap_mm``) is found off its

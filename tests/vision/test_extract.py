@@ -1153,3 +1153,23 @@ def test_a_man_whose_track_takes_a_hands_reading_for_two_frames_was_not_moved() 
     frames += [[*still, ("black", 385.0, 246.0)] for _ in range(30)]
     found = _carrom_run(frames)
     assert [e for e in found if e.type in (EventType.MOVED, EventType.SHOT_START)] == []
+
+
+def test_a_cue_ball_barely_off_its_rest_then_under_the_cue_starts_the_shot_when_seen_rolling() -> None:
+    """Up and Down, seed 3602 (legal pot): the cue ball struck was read 12 mm off its rest on the
+    strike's frame (too little to tell a strike from a reading's jitter, so the start waited a
+    frame), then lost under the cue's follow-through (no bare place), then seen rolling at
+    1.6 m/s. The start was given up on the lost frame, and as the ball had moved fast since, it
+    never counted as struck: the whole shot was missed. A start waits for the mover to be seen
+    again (``carry_wait`` frames)."""
+    other = ("ball-6", 2285.0, 1072.0)
+    frames = [[("ball-0", 1663.6, 606.6), other] for _ in range(40)]
+    frames.append([("ball-0", 1674.3, 613.6), other])
+    frames.append([other])
+    for k in range(10):
+        frames.append([("ball-0", 1738.6 + 50.0 * k, 653.3 + 37.0 * k), other])
+    frames += [[("ball-0", 2188.6, 986.3), other] for _ in range(30)]
+    found = _pool_run(frames, covered=True)
+    starts = [e for e in found if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-0",)]
+    assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
