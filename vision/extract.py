@@ -554,11 +554,12 @@ class EventExtractor:
                    lay: dict[str, tuple[float, float]] | None, t: float, frame: int) -> list[TableEvent]:
         """A hand at work on a table that lay still ends the shot (see ``hand_still_s``).
 
-        Once everything has lain still for ``hand_still_s``, nothing of the shot can set an object
-        moving again: an object that then moves off fast, while no object is lost moving, was
-        taken up or pushed by a hand (a carrom player picking the striker up to place it on the
-        baseline, the queen put back among the men). The shot ended when the table went still;
-        the object is carried, and no strike, until it lies still again. Waiting out ``rest_s``
+        Once everything has lain still (and below ``rest_speed``) for ``hand_still_s``, nothing of
+        the shot can set an object moving again: an object seen lying there since that then moves
+        off fast was taken up or pushed by a hand (a carrom player picking the striker up to place
+        it on the baseline, the queen put back among the men), or its track took the hand's
+        reading. The shot ended when the table went still; the object is carried, and no strike,
+        until it lies still again, and the hand is at work (``_hands``). Waiting out ``rest_s``
         instead took the hand's carry for the shot's last roll, with contacts against the men it
         passed (carrom queen returned, seed 2801)."""
         if still_before is not None and lay is not None and (any(a[2] == t for a in self._anchor.values()) or any(
@@ -706,11 +707,11 @@ class EventExtractor:
         Its line runs from its rest through its last sighting (``lost_hit_s`` ago at most); of the
         objects lying across it ahead of that sighting (within the two radii and
         ``contact_tol_mm``), the one it touches after the shortest way on is the one it reaches
-        first. When that object moves off and no seen
-        mover touched it, the lost one did, during this frame. Carroms, break, seed 2702: the
-        striker flicked at 4.5 m/s was read once, 27 mm up from its rest, then lost for two
-        frames; the tracker's guess of it lagged 120 mm behind, and the shot's first contact was
-        read between two men of the pack it had set moving."""
+        first. When that object or one of its pack is found off its rest by more than its radius
+        and no seen mover touched it, the lost one hit it, during this frame. Carroms, break,
+        seed 2702: the striker flicked at 4.5 m/s was read once, 27 mm up from its rest, then lost
+        for two frames; the tracker's guess of it lagged 120 mm behind, and the shot's first
+        contact was read between two men of the pack it had set moving."""
         sh = self._shot
         if sh.struck is None or sh.lost_hit:
             return []
