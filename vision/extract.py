@@ -167,8 +167,6 @@ class EventExtractor:
         still_before = self._still_since() if self.in_shot else None
         if still_before is not None and self._stirred is not None:
             still_before = max(still_before, self._stirred)
-        lay = {k: (e.seen_x, e.seen_y) for k, e in self._prev.items()} if still_before is not None \
-            and t - still_before[0] >= self.p.hand_still_s else None
         self._update_anchors(visible, t, frame)
         for tr in visible:
             if tr.status == TrackStatus.VISIBLE:
@@ -196,7 +194,7 @@ class EventExtractor:
                             and math.hypot(tr.x - rest[0], tr.y - rest[1]) <= self.p.moved_mm:
                         self._rest_pos[tr.id] = (tr.x, tr.y)
         if self.in_shot:
-            events += self._picked_up(visible, pins, still_before, lay, t, frame)
+            events += self._picked_up(visible, pins, still_before, t, frame)
         if not self.in_shot:
             events += self._maybe_start(visible, t, frame)
             if not self.in_shot:
@@ -551,7 +549,7 @@ class EventExtractor:
         return events
 
     def _picked_up(self, visible: list[Track], pins: list[Track], still_before: tuple[float, int] | None,
-                   lay: dict[str, tuple[float, float]] | None, t: float, frame: int) -> list[TableEvent]:
+                   t: float, frame: int) -> list[TableEvent]:
         """A hand at work on a table that lay still ends the shot (see ``hand_still_s``).
 
         Once everything has lain still (and below ``rest_speed``) for ``hand_still_s``, nothing of
@@ -562,9 +560,12 @@ class EventExtractor:
         until it lies still again, and the hand is at work (``_hands``). Waiting out ``rest_s``
         instead took the hand's carry for the shot's last roll, with contacts against the men it
         passed (carrom queen returned, seed 2801)."""
-        if still_before is not None and lay is not None and (any(a[2] == t for a in self._anchor.values()) or any(
-                tr.speed >= self.p.rest_speed for tr in visible)):
-            self._shot.woke, self._shot.woke_places = still_before, lay  # the first move after a long still
+        if still_before is not None and t - still_before[0] >= self.p.hand_still_s and (
+                any(a[2] == t for a in self._anchor.values()) or any(tr.speed >= self.p.rest_speed for tr in visible)):
+            # the first move after a long still; where each object was last seen lying then
+            # (``_prev`` still holds the frame before this one)
+            self._shot.woke = still_before
+            self._shot.woke_places = {k: (e.seen_x, e.seen_y) for k, e in self._prev.items()}
         woke = self._shot.woke
         if woke is None or t - self._shot.start_t < self.p.rest_s - 1e-9 or woke[0] < self._shot.start_t:
             return []
