@@ -45,8 +45,11 @@ class PinParams:
       can still match at 0.8 (over 40 falls on seeds 1601-2502 the best was 0.77), and one a ball
       brushed, left standing but rocked on its base, at 0.88 (bar billiards seed 2501: called
       fallen at 0.879 when the limit was 0.88). ``restand_match``: the match a fallen pin needs to stand again (the
-      referee resets pins between visits). ``partial_match``: the same over the part of the pin a
-      ball resting against it leaves in view; a pin hidden that way keeps its last state, unless
+      referee resets pins between visits), over the whole look or the part of it in view.
+      ``partial_match``: ``stand_match`` over the part of a standing pin a ball resting against
+      it leaves in view. Over a fallen pin's place, the part a ball leaves in view is mostly
+      cloth and matched at up to 0.87 (bar billiards seed 3601: the pin stood again there, then
+      "fell" a second time). A pin hidden that way keeps its last state, unless
       its place matches worse than ``gone_match`` and the "ball" lies within a pin's length of
       it: that is the pin itself, fallen.
     * ``busy_fraction``: share of the pin's neighbourhood in the foreground above which something
@@ -207,7 +210,8 @@ class PinWatcher:
             if over:
                 # a ball against the pin: judge the part of the pin it leaves in view
                 part = self._partial_fit(image, st, base, balls)
-                if part is not None and part[0] >= self.p.partial_match:
+                need = self.p.restand_match if st.fallen else self.p.partial_match
+                if part is not None and part[0] >= need:
                     self._moved(st, base, part[1])
                     st.fallen = False
                     out.append(self._standing(st))
