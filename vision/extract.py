@@ -103,6 +103,8 @@ class EventExtractor:
         self._pins_fallen: set[str] = set()
         self._pin_fallen_seen: dict[str, list[tuple[int, float]]] = {}  # pin -> recent fallen readings
         self._pin_moved: dict[str, tuple[float, float]] = {}
+        self._pin_stood: dict[str, tuple[float, float]] = {}  # pin -> its last standing reading in view
+        self._pin_slid: dict[str, tuple[int, float]] = {}  # pin -> first reading of the slide it is on
         self._off: dict[str, float] = {}
         self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
         self._start_t: float | None = None
@@ -1091,17 +1093,35 @@ class EventExtractor:
             if pin.status not in (TrackStatus.VISIBLE, TrackStatus.MISSING):
                 continue
             seen = [r for r in self._pin_fallen_seen.get(pin.id, []) if frame - r[0] < self.p.pin_window_frames]
+            if pin.group == "pin-standing" and pin.status == TrackStatus.VISIBLE:
+                self._pin_slide(pin, t, frame)
             if pin.group == "pin-fallen":
                 seen.append((frame, t))
                 if len(seen) >= self.p.pin_confirm_frames and pin.id not in self._pins_fallen:
                     self._pins_fallen.add(pin.id)
-                    first_frame, first_t = seen[0]  # it fell when it first looked fallen
+                    first_frame, first_t = seen[0]  # it fell when it first looked fallen ...
+                    slid = self._pin_slid.pop(pin.id, None)
+                    if slid is not None and 0 < first_frame - slid[0] <= self.p.pin_window_frames:
+                        first_frame, first_t = slid  # ... or when it began to slide just before
                     events.append(TableEvent(t=first_t, frame=first_frame, type=EventType.PIN_FALL,
                                              objects=(pin.id,), data={"colour": colours.get(pin.id, "")}))
             elif pin.id in self._pins_fallen and not self.in_shot and not seen:
                 self._pins_fallen.discard(pin.id)  # reset by the referee between visits
             self._pin_fallen_seen[pin.id] = seen
         return events
+
+    def _pin_slide(self, pin: Track, t: float, frame: int) -> None:
+        """Keep when a standing pin began to slide (its readings more than ``pin_slide_mm`` apart
+        from one frame to the next), until it is seen still again. A pin is struck when it starts
+        to move, and a struck pin that falls is often still read standing, sliding, while the ball
+        that hit it lies over its place (bar billiards seed 3602: read sliding for three frames,
+        then lying); its fall is dated to the start of that slide."""
+        stood = self._pin_stood.get(pin.id)
+        self._pin_stood[pin.id] = (pin.x, pin.y)
+        if stood is None or math.hypot(pin.x - stood[0], pin.y - stood[1]) <= self.p.pin_slide_mm:
+            self._pin_slid.pop(pin.id, None)
+        else:
+            self._pin_slid.setdefault(pin.id, (frame, t))
 
     def _pin_contacts(self, pin_events: list[TableEvent], pins: list[Track], visible: list[Track]) -> list[TableEvent]:
         """A pin that falls or moves was hit where it stood: by the ball whose recent path (its last

@@ -171,6 +171,10 @@ class ExtractorParams:
       place, and the part of the place it leaves in view can match the standing look for a few
       frames before the ball hides it (bar billiards seed 3402: fallen twice, then ten frames
       of standing and hidden readings; with eight, the fall was dated 11 frames late).
+    * ``pin_slide_mm``: a standing pin read this much farther from one frame to the next is
+      sliding, and a fall seen within ``pin_window_frames`` of the start of the slide is dated
+      to it (see ``_pin_slide``). A still pin's reading keeps its place to the pixel; larger
+      misses slow slides, smaller takes a pixel's jitter beside a passing ball for a slide.
     * ``pin_moved_mm``: a standing pin this far from where it stood after a shot has moved.
     * ``pin_seen_mm``: where the camera first sees a pin standing is its place, when that is
       within this distance of its spot: pins stand on their spots when play starts, and a
@@ -222,5 +226,6 @@ class ExtractorParams:
     off_margin_mm: float = 5.0
     pin_confirm_frames: int = 3
     pin_window_frames: int = 12
+    pin_slide_mm: float = 3.0
     pin_moved_mm: float = 8.0
     pin_seen_mm: float = 40.0
