@@ -87,6 +87,9 @@ class _PendingStart:
     hands: bool = False  # started while a hand was at work
     #: movers not seen on the frame before the start (found again away from their rest)
     gapped: set[str] = field(default_factory=set)
+    #: movers whose line is asked afresh from where they were found again (see
+    #: ``EventExtractor._settle_pending``)
+    anchored: set[str] = field(default_factory=set)
 
 
 class EventExtractor:
@@ -392,19 +395,32 @@ class EventExtractor:
         assert self._pending is not None
         pending, self._pending = self._pending, None
         by_id = {tr.id: tr for tr in visible}
+        anew = False
         for tid, (rx, ry, then) in pending.movers.items():
             tr = by_id.get(tid)
             bx, by = pending.before.get(tid, (rx, ry))
+            if tid in pending.anchored:
+                then = math.hypot(pending.at[tid][0] - rx, pending.at[tid][1] - ry)  # it must run on from there
             if tr is not None and tr.status == TrackStatus.VISIBLE \
                     and math.hypot(tr.x - rx, tr.y - ry) > then + self.p.still_mm \
-                    and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm \
-                    and not self._handled(pending, (rx, ry), tr):
-                return pending.held or []
+                    and math.hypot(tr.x - bx, tr.y - by) > self.p.still_mm:
+                if not self._handled(pending, (rx, ry), tr):
+                    return pending.held or []
+                if not pending.hands and pending.frames > 1 and tid not in pending.anchored:
+                    # Found again off the line through its first reading after the start: that
+                    # reading may have been the cue's tip or ferrule following through (up and
+                    # down seed 3601, legal pot: the cue ball read 28 mm off its rest across its
+                    # way, lost, then found 186 mm down its way). A struck ball runs straight on
+                    # from its rest: the line is asked afresh through where it is found now.
+                    pending.anchored.add(tid)
+                    pending.at[tid] = (tr.x, tr.y)
+                if tid in pending.anchored:
+                    anew = True
             if tr is not None and tr.status == TrackStatus.MISSING and tr.lost_bare and not pending.hands \
                     and (tid not in pending.gapped or pending.frames >= self.p.carry_wait):
                 return pending.held or []  # gone from a bare place: too fast to be seen (struck late in the frame)
-        if pending.frames < self.p.carry_wait and any(
-                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING for tid in pending.movers):
+        if pending.frames < self.p.carry_wait and (anew or any(
+                (tr := by_id.get(tid)) is not None and tr.status == TrackStatus.MISSING for tid in pending.movers)):
             pending.frames += 1  # judged once seen again (see ``carry_wait``)
             self._pending = pending
             return []

@@ -1193,3 +1193,31 @@ def test_a_cue_ball_barely_off_its_rest_then_under_the_cue_starts_the_shot_when_
     starts = [e for e in found if e.type is EventType.SHOT_START]
     assert [e.objects for e in starts] == [("ball-0",)]
     assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
+
+
+def _cue_ball_behind_its_ferrule(phantom: bool) -> list[TableEvent]:
+    """Up and Down, seed 3601 (legal pot), as read: the cue ball at rest, then read 28 mm off its
+    rest across its way (the cue's ferrule following through), lost, and found 186 mm down its
+    way, rolling on; with ``phantom``, its smear is read as the 12 on the frame it is first read
+    off its rest, and as the 10 on the frame it is lost (with a piece of it as itself, 40 mm off)."""
+    other = ("ball-15", 290.0, 1066.0)
+    frames = [[("ball-0", 1060.0, 908.0), other] for _ in range(40)]
+    frames.append([("ball-0", 1061.0, 903.0), other])
+    frames.append([("ball-0", 1065.0, 936.0), *([("ball-12", 996.0, 917.0)] if phantom else []), other])
+    frames.append([("ball-10", 935.0, 928.0), ("ball-0", 913.0, 968.0), other] if phantom else [other])
+    for x, y in ((876.0, 938.0), (804.0, 985.0), (765.0, 958.0), (715.0, 966.0), (664.0, 975.0), (617.0, 983.0)):
+        frames.append([("ball-0", x, y), other])
+    frames += [[("ball-0", 617.0, 983.0), other] for _ in range(30)]
+    return _pool_run(frames, covered=True)
+
+
+def test_a_cue_ball_first_read_at_the_cues_ferrule_starts_the_shot_when_found_rolling_on() -> None:
+    """Up and Down, seed 3601 (legal pot): struck, the cue ball was read once 28 mm off its rest
+    across its way (the cue's white ferrule following through), then lost, then found 186 mm
+    down its way; off the line through that first reading, the start was given up, and the whole
+    shot was missed. A struck ball runs straight on from its rest: the line is asked afresh
+    through where it is found again, and it stands once the ball runs on along it."""
+    starts = [e for e in _cue_ball_behind_its_ferrule(False) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-0",)]
+    assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
+
