@@ -672,6 +672,8 @@ class EventExtractor:
                 pa, pb = self._prev.get(a.id), self._prev.get(b.id)
                 if not (a.id in self._moving or b.id in self._moving or (pa and pa.moving) or (pb and pb.moving)):
                     continue
+                if self._one_off(a) or self._one_off(b):
+                    continue
                 touch = self._first_touch(a, b, t)
                 if touch is None:
                     continue
@@ -716,6 +718,14 @@ class EventExtractor:
         if any(sh.struck in e.objects for e in events):
             sh.lost_hit = True  # its first hit was seen
         return events + self._lost_hit(visible, {e.objects[1] for e in events}, t, frame)
+
+    def _one_off(self, tr: Track) -> bool:
+        """Is ``tr`` a track born during this shot and seen on one frame only? Such a track is
+        another object misread (up and down seed 3601, legal pot: the cue ball, struck and
+        smeared, read as the 12, then as the 10, long potted, and a track of the 10 was born
+        there; the cue ball then "hit" the 10 where it had itself been read). Every object a
+        shot can hit lay on the table, seen, before it."""
+        return self.in_shot and tr.first_seen_t > self._shot.start_t + 1e-9 and len(self._hist.get(tr.id, [])) < 2
 
     def _lost_hit(self, visible: list[Track], touched: set[str], t: float, frame: int) -> list[TableEvent]:
         """The struck object, lost in its smear since it left its rest, hit the first object on its

@@ -1221,3 +1221,13 @@ def test_a_cue_ball_first_read_at_the_cues_ferrule_starts_the_shot_when_found_ro
     assert [e.objects for e in starts] == [("ball-0",)]
     assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
 
+
+def test_a_ball_read_once_during_a_shot_and_lost_is_hit_by_nothing() -> None:
+    """Up and Down, seed 3601 (legal pot): the smeared cue ball was read as the 12, then as the 10
+    (potted long before), and a track of the 10 was born there, seen on one frame; the cue ball
+    then "hit" the 10 where it had itself been read, and the shot's first contact was wrong. A
+    track born in the shot and seen on one frame only is another object misread: no party to a
+    contact (``_one_off``)."""
+    found = _cue_ball_behind_its_ferrule(True)
+    assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("ball-0",)]
+    assert [e.objects for e in found if e.type is EventType.CONTACT] == []
