@@ -562,6 +562,11 @@ class Tracker:
             # lost on a launch a hand or a cue made: behind its rest lies what sent it (see *launched*)
             sent = s.status == TrackStatus.MISSING and s.struck_alone \
                 and t - s.last_seen_t <= self.struck_path_s + 1e-9
+            # Carroms: the player flicks only the striker. A man or the queen lost at rest while
+            # nothing rolled was not struck, and does not fly off to a reading of another label
+            # (break, seed 3501: a black man lost in the still pack for a frame took the striker's
+            # reading 240 mm off on its baseline, where the striker had just been set down).
+            unflicked = bool(self.spec.baselines) and s.label != "striker"
             larger = strayers.get(i, 0.0)
             strays = i in strayers and not loose
             for j, d in enumerate(dets):
@@ -629,6 +634,7 @@ class Tracker:
                 elif s.status == TrackStatus.MISSING and not landing and not over_hole \
                         and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and not (d.joined and d.label not in INDEXED_LABELS) \
+                        and not (unflicked and lost_at_rest and not struckby) \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
                 elif strays and d.label == SMEAR_LABEL and _size(d) >= larger * man and not d.joined and not foreign \

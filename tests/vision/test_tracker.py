@@ -958,3 +958,24 @@ def test_a_reading_beside_a_man_on_the_side_the_vanished_striker_comes_from_is_n
     assert (towards.x, towards.y, towards.status) == (671, 260, TrackStatus.MISSING)
     away = _man_after_a_reading_beside_him((682, 250))
     assert (away.x, away.y, away.status) == (682, 250, TrackStatus.VISIBLE)
+
+
+def test_a_carrom_man_lost_in_the_still_pack_does_not_fly_to_the_striker_set_down() -> None:
+    """Carroms rules: the player flicks only the striker. Break, seed 3501: a black man of the
+    still pack went unread for a frame just as the striker was set down on its baseline, 240 mm
+    away; his track took the striker's reading there (a struck piece lost in its smear may take a
+    far reading of another label) and held it for 19 frames, and a shot "started" 20 frames
+    early. A man lost at rest while nothing rolls was not struck: the striker is a new track,
+    and the man is found again where he lay."""
+    tracker = Tracker(CARROM)
+    pack = [det("black", "black", 343.0, 384.0), det("white", "white", 370.0, 400.0),
+            det("black", "black", 343.0, 416.0)]
+    for i in range(30):
+        out = tracker.update(pack, i / FPS, i)
+    man = next(tr.id for tr in out.tracks if (tr.x, tr.y) == (343.0, 384.0))
+    out = tracker.update(pack[1:], 30 / FPS, 30)
+    for i in range(31, 40):
+        out = tracker.update([*pack[1:], det("striker", "striker", 302.0, 622.0)], i / FPS, i)
+    by_id = {tr.id: tr for tr in out.tracks}
+    assert (by_id[man].x, by_id[man].y) == (343.0, 384.0)
+    assert "striker" in by_id and (by_id["striker"].x, by_id["striker"].y) == (302.0, 622.0)
