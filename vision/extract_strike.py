@@ -36,6 +36,9 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
     it may be seen again on this very frame (after hitting the mover).
 
     Not when the carrom striker is among the movers: it is the only thing a player may flick.
+    The striker lost on the frame the pack starts moving was flicked, whichever way the first
+    man seen moving goes (carrom break, seed 3501: the first mover seen was a side man of the
+    pack, going across the striker's line, and a man lost in the pack took the start).
     Nor is an object ball when the pool cue ball is: a player's cue strikes only the cue ball, so a
     ball lost behind it as it moves off lay under the cue or the bridge hand (Up and Down seed
     1701: the 11, 13 cm behind the cue ball, covered by the cue as it was struck, was taken to
@@ -60,10 +63,13 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
             continue  # not lost at the strike: hidden earlier, by a hand or an arm
         reach = p.lost_strike_mm + (p.fastest_mm_s * unseen if bare else 0.0)
         here = rest_of(tr)
+        # the striker gone at the strike (lost at most ``smear_strike_s`` ago) was flicked,
+        # whichever way the first piece seen moving goes: a break scatters the pack every way
+        flicked = tr.label == "striker" and unseen <= p.smear_strike_s + 1e-9
         for m in movers:
             mx, my = rest_of(m)
             gap = math.hypot(mx - here[0], my - here[1])
-            if _away(m, here) and (tr.label == "striker" or gap <= reach):
+            if (_away(m, here) or flicked) and (tr.label == "striker" or gap <= reach):
                 rank = (0.0 if tr.label == "striker" else 1.0, -unseen, gap)
                 if best is None or rank < best[0]:
                     best = (rank, tr)

@@ -1231,3 +1231,20 @@ def test_a_ball_read_once_during_a_shot_and_lost_is_hit_by_nothing() -> None:
     found = _cue_ball_behind_its_ferrule(True)
     assert [e.objects for e in found if e.type is EventType.SHOT_START] == [("ball-0",)]
     assert [e.objects for e in found if e.type is EventType.CONTACT] == []
+
+
+def test_the_striker_gone_as_the_pack_scatters_was_flicked_whichever_way_a_man_goes() -> None:
+    """Carroms rules: the player flicks only the striker. Break, seed 3501: the striker vanished
+    from its baseline (flicked too fast to be seen); on the next frame the first man seen moving
+    was a side man of the pack going across the striker's line, and a man lost in the pack on
+    that frame was taken as the struck piece. The striker gone at the strike was flicked."""
+    striker = ("striker", 303.0, 618.0)
+    pack = [("white", 370.0, 434.0), ("black", 343.0, 416.0), ("white", 316.0, 340.0)]
+    frames = [[striker, *pack] for _ in range(40)]
+    frames.append(list(pack))  # the striker flicked, unseen
+    frames.append([("white", 331.0, 423.0), pack[2]])  # a side man moving off, a man lost in the pack
+    for k in range(1, 8):
+        frames.append([("white", 331.0 - 28.0 * k, 423.0 - 8.0 * k), ("black", 343.0 + 40.0 * k, 410.0), pack[2]])
+    frames += [[("white", 135.0, 367.0), ("black", 623.0, 410.0), pack[2]] for _ in range(30)]
+    starts = [e for e in _carrom_run(frames) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("striker",)]
