@@ -62,7 +62,11 @@ class ExtractorParams:
       of letting go of it. Longer ignores slower placing; shorter allows quicker strikes after a
       placement. ``hidden_strike_s``: how long before the strike the carrom striker may have
       been out of sight (the flicking finger hides it as it is aimed); one seen last longer ago
-      and found elsewhere was moved by a hand, not struck. Any other object is in view at the
+      and found elsewhere was moved by a hand, not struck. ``cue_lost_s``: how long the pool cue
+      ball may have been lost when the first ball it set moving is seen, and still be the struck
+      ball (a cue strikes only the cue ball; a break's crosses 1.4 m of table in its smear in
+      0.2 s, colors seed 3601), whether it is seen again on that frame or not; longer, a hand
+      has it. Any other object is in view at the
       strike (a cue meets a ball from the side) and may then be lost in its own smear for
       ``smear_strike_s`` at most; one that reappears elsewhere after an arm or hand hid it for
       longer was moved by that hand, or is not a ball (a white cue tip drawn back and pushed
@@ -194,6 +198,7 @@ class ExtractorParams:
     lost_hit_s: float = 0.1
     struck_still_s: float = 0.25
     hidden_strike_s: float = 0.2
+    cue_lost_s: float = 0.3
     smear_strike_s: float = 0.05
     struck_seen: float = 0.6
     hidden_run: int = 4

@@ -43,7 +43,10 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
     ball lost behind it as it moves off lay under the cue or the bridge hand (Up and Down seed
     1701: the 11, 13 cm behind the cue ball, covered by the cue as it was struck, was taken to
     have struck it). A cue ball lost while a reading of its number moves off (the cue's white
-    ferrule) still was."""
+    ferrule) still was. The cue ball lost for ``cue_lost_s`` at most when the first ball it set
+    moving is seen was struck, wherever it was lost and whether it is seen again on that frame
+    (colors break, seed 3601: lost under the cue and across the table for six frames, seen again
+    back off the rack as the rack was first seen moving; a rack ball took the start)."""
     if any(tr.label == "striker" for tr in movers):
         return None
     cue_moving = any(tr.group == "cue" for tr in movers)
@@ -57,9 +60,14 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
             continue
         unseen = last_t - seen_at.get(tr.id, -1e9)
         bare = tr.lost_bare and 1e-9 < unseen <= p.bare_strike_s + 1e-9
-        if tr.status == TrackStatus.VISIBLE and not bare:
+        # The pool cue ball is the only ball a cue strikes: lost in its smear for as long as a
+        # break's cue ball takes to cross the table (``cue_lost_s``), and seen again on the frame
+        # the rack is first seen moving (back off the rack), it was struck.
+        cue_lost = tr.group == "cue" and 1e-9 < unseen <= p.cue_lost_s + 1e-9
+        if tr.status == TrackStatus.VISIBLE and not bare and not cue_lost:
             continue  # seen now: only one lost bare and seen again on this frame (where it went)
-        if tr.label != "striker" and unseen > 1e-9 and not bare:
+        struck_by_player = tr.label == "striker" or cue_lost
+        if not struck_by_player and unseen > 1e-9 and not bare:
             continue  # not lost at the strike: hidden earlier, by a hand or an arm
         reach = p.lost_strike_mm + (p.fastest_mm_s * unseen if bare else 0.0)
         here = rest_of(tr)
@@ -69,8 +77,8 @@ def lost_struck(p: ExtractorParams, visible: list[Track], movers: list[Track], l
         for m in movers:
             mx, my = rest_of(m)
             gap = math.hypot(mx - here[0], my - here[1])
-            if (_away(m, here) or flicked) and (tr.label == "striker" or gap <= reach):
-                rank = (0.0 if tr.label == "striker" else 1.0, -unseen, gap)
+            if (_away(m, here) or flicked) and (struck_by_player or gap <= reach):
+                rank = (0.0 if struck_by_player else 1.0, -unseen, gap)
                 if best is None or rank < best[0]:
                     best = (rank, tr)
     return best[1] if best else None

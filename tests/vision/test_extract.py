@@ -1248,3 +1248,22 @@ def test_the_striker_gone_as_the_pack_scatters_was_flicked_whichever_way_a_man_g
     frames += [[("white", 135.0, 367.0), ("black", 623.0, 410.0), pack[2]] for _ in range(30)]
     starts = [e for e in _carrom_run(frames) if e.type is EventType.SHOT_START]
     assert [e.objects for e in starts] == [("striker",)]
+
+
+def test_a_cue_ball_lost_across_the_table_on_the_break_is_the_struck_ball() -> None:
+    """Colors, seed 3601 (break): the cue ball was struck under the cue (no bare place) and lost
+    in its smear for six frames as it crossed 1.4 m of table; it was seen again, back off the
+    rack, on the frame the rack was first seen moving, and the start went to a rack ball five
+    frames late. A cue strikes only the cue ball: lost for ``cue_lost_s`` at most, and seen again
+    or not, it was the struck ball, struck when it was lost."""
+    rack = [("ball-5", 2104.0, 693.0), ("ball-13", 2102.0, 577.0), ("ball-12", 2105.0, 520.0)]
+    frames = [[("ball-0", 435.0, 732.0), *rack] for _ in range(40)]
+    frames += [list(rack) for _ in range(6)]
+    for k in range(6):
+        frames.append([("ball-0", 1812.0 - 40.0 * k, 617.0 - 14.0 * k), ("ball-5", 2138.0 + 23.0 * k, 707.0 + 12.0 * k),
+                       ("ball-13", 2140.0 + 24.0 * k, 558.0 - 11.0 * k), ("ball-12", 2240.0 + 90.0 * k, 440.0 - 50.0 * k)])
+    frames += [[("ball-0", 1612.0, 547.0), ("ball-5", 2253.0, 767.0), ("ball-13", 2260.0, 503.0), ("ball-12", 2500.0, 200.0)]
+               for _ in range(30)]
+    starts = [e for e in _pool_run(frames, covered=True) if e.type is EventType.SHOT_START]
+    assert [e.objects for e in starts] == [("ball-0",)]
+    assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
