@@ -531,6 +531,11 @@ class ObjectFinder:
         return 0 <= xi < w and 0 <= yi < h and bool(self.centre_mask[yi, xi])
 
     # -- crowded pieces --------------------------------------------------------------------------
+    def hough_at(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float) -> list[tuple[float, float, float]]:
+        """Clear circles of radius ``r`` (at least ``faint_votes``; work px and votes) in the
+        piece ``own`` (a mask whose corner is work pixel ``x0``, ``y0``)."""
+        return self._hough(image, own, x0, y0, r, min_votes=self.p.faint_votes)
+
     def _hough(self, image: U8, own: NDArray[np.bool_], x0: int, y0: int, r: float,
                min_votes: float | None = None) -> list[tuple[float, float, float]]:
         """Circle centres (work px) in the piece, from a fixed-radius Hough transform at full res."""

@@ -406,10 +406,12 @@ class VideoDetector:
         cores = np.zeros(work.shape[:2], np.uint8)
         guess = np.zeros(work.shape[:2], np.uint8)  # objects and their shadows
         near = np.zeros(work.shape[:2], np.uint8)  # within a ball of an object
+        jaws = self._in_jaws(image, labels, k0, found)
+        found += jaws
         for c in found:
             under = [sd for sd in view.statics
                      if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
-            if any(sd.kind != "print" or sd.name not in occupied for sd in under):
+            if c not in jaws and any(sd.kind != "print" or sd.name not in occupied for sd in under):
                 continue  # a hole, a pin or an empty printed circle, not an object
             if self._hole_seen_off(c, k0):
                 continue
@@ -483,6 +485,60 @@ class VideoDetector:
         for c in found:
             near = [a for a in again if math.hypot(a.x - c.x, a.y - c.y) < c.r * c.size] if on_print(c) else []
             out.append(min(near, key=lambda a: math.hypot(a.x - c.x, a.y - c.y)) if near else c)
+        return out
+
+    def _in_jaws(self, image: U8, labels: NDArray[Any], k0: F32, found: list[Circle]) -> list[Circle]:
+        """Balls at rest in a pocket's jaws or against a hole on the first frame. Such a ball's
+        piece of change joins the hole's dark disc; no circle is found in it, or one that lies
+        over the hole, and the ball was learned as part of the hole, unseen until it was struck
+        (up and down seed 3601, no rail: the cue ball in the middle pocket's jaws, and the shot
+        was missed). What is left of a piece reaching into a hole once the hole's dark pixels
+        (as dark as a hole, ``start_dark_ratio``) and the objects found are taken out, where it is
+        a ball wide, is a ball, centred where it is deepest. A bare hole leaves at most its rim's
+        thin crescent; a black ball in the jaws is as dark as the pocket and stays unseen until
+        it moves, as before. Not where a pin stands by the hole: it joins the hole too."""
+        view = self.view
+        assert view is not None
+        h, w = labels.shape
+        out: list[Circle] = []
+        pins = [sd for sd in view.statics if sd.kind == "pin"]
+        holes = [sd for sd in view.statics if sd.kind == "hole"]
+        # the objects found, less the circles over a hole (taken for the hole; the ball joined to it
+        # may be one of them, smeared into a capsule with the hole's dark disc)
+        objects = [c for c in found if not any((c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2
+                                               for sd in holes)]
+        for sd in view.statics:
+            if sd.kind != "hole":
+                continue
+            r = self._start_finder.radius_at(sd.x, sd.y) if self._start_finder is not None else view.median_radius
+            n = int(math.ceil(sd.radius + 3.0 * r))
+            xi, yi = int(round(sd.x)), int(round(sd.y))
+            x0, y0, x1, y1 = max(0, xi - n), max(0, yi - n), min(w, xi + n + 1), min(h, yi + n + 1)
+            if x1 <= x0 or y1 <= y0 or any(x0 <= p.x < x1 and y0 <= p.y < y1 for p in pins):
+                continue
+            box = labels[y0:y1, x0:x1]
+            mouth = np.zeros(box.shape, np.uint8)
+            cv2.circle(mouth, (xi - x0, yi - y0), int(math.ceil(sd.radius + 1.0)), 1, -1)
+            reaching = {int(v) for v in np.unique(box[mouth > 0]) if v}
+            if not reaching:
+                continue
+            piece = np.isin(box, sorted(reaching)).astype(np.uint8)
+            piece[(mouth > 0) & (k0[y0:y1, x0:x1] < self.p.start_dark_ratio)] = 0
+            for c in objects + out:
+                cv2.circle(piece, (int(round(c.x)) - x0, int(round(c.y)) - y0), int(math.ceil(1.3 * c.r * c.size)), 0, -1)
+            dist = cv2.distanceTransform(piece, cv2.DIST_L2, 3)
+            peak = float(dist.max())
+            if peak < self.p.circles.min_width * r:
+                continue
+            iy, ix = np.unravel_index(int(np.argmax(dist)), dist.shape)
+            cx, cy = float(x0 + ix), float(y0 + iy)
+            # and a ball's outline there (a pocket's lit leather or rail is no disc)
+            rings = self._start_finder.hough_at(image, piece > 0, x0, y0, r) if self._start_finder is not None else []
+            near = [(x, y) for x, y, v in rings if math.hypot(x - cx, y - cy) <= 0.6 * r]
+            if not near:
+                continue
+            cx, cy = min(near, key=lambda q: math.hypot(q[0] - cx, q[1] - cy))
+            out.append(Circle(cx, cy, r, peak / r, 1.0, 0.0, "single", 1.0))
         return out
 
     def _hole_seen_off(self, c: Circle, k0: F32) -> bool:
