@@ -507,9 +507,7 @@ class VideoDetector:
         # may be one of them, smeared into a capsule with the hole's dark disc)
         objects = [c for c in found if not any((c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2
                                                for sd in holes)]
-        for sd in view.statics:
-            if sd.kind != "hole":
-                continue
+        for sd in holes:
             r = self._start_finder.radius_at(sd.x, sd.y) if self._start_finder is not None else view.median_radius
             n = int(math.ceil(sd.radius + 3.0 * r))
             xi, yi = int(round(sd.x)), int(round(sd.y))
