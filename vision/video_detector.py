@@ -39,6 +39,7 @@ of another video or after the camera moved.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -60,7 +61,7 @@ from tableref.vision.video_balls import (
 )
 from tableref.vision.video_cast import CastParams, LightCast
 from tableref.vision.video_cloth import Background, ForegroundParams, cloth_field
-from tableref.vision.video_geometry import CalibratedMapping, TableView
+from tableref.vision.video_geometry import CalibratedMapping, StaticDisc, TableView
 from tableref.vision.video_identity import (
     CAP_WHITE,
     CARROM_LABELS,
@@ -409,8 +410,7 @@ class VideoDetector:
         jaws = self._in_jaws(image, labels, k0, found)
         found += jaws
         for c in found:
-            under = [sd for sd in view.statics
-                     if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
+            under = _under(c, view.statics)
             if c not in jaws and any(sd.kind != "print" or sd.name not in occupied for sd in under):
                 continue  # a hole, a pin or an empty printed circle, not an object
             if self._hole_seen_off(c, k0):
@@ -505,10 +505,9 @@ class VideoDetector:
         holes = [sd for sd in view.statics if sd.kind == "hole"]
         # the objects found, less the circles over a hole (taken for the hole; the ball joined to it
         # may be one of them, smeared into a capsule with the hole's dark disc)
-        objects = [c for c in found if not any((c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2
-                                               for sd in holes)]
+        objects = [c for c in found if not _under(c, holes)]
         for sd in holes:
-            r = self._start_finder.radius_at(sd.x, sd.y) if self._start_finder is not None else view.median_radius
+            r = self._start_finder.radius_at(sd.x, sd.y)
             n = int(math.ceil(sd.radius + 3.0 * r))
             xi, yi = int(round(sd.x)), int(round(sd.y))
             x0, y0, x1, y1 = max(0, xi - n), max(0, yi - n), min(w, xi + n + 1), min(h, yi + n + 1)
@@ -531,7 +530,7 @@ class VideoDetector:
             iy, ix = np.unravel_index(int(np.argmax(dist)), dist.shape)
             cx, cy = float(x0 + ix), float(y0 + iy)
             # and a ball's outline there (a pocket's lit leather or rail is no disc)
-            rings = self._start_finder.hough_at(image, piece > 0, x0, y0, r) if self._start_finder is not None else []
+            rings = self._start_finder.hough_at(image, piece > 0, x0, y0, r)
             near = [(x, y) for x, y, v in rings if math.hypot(x - cx, y - cy) <= 0.6 * r]
             if not near:
                 continue
@@ -1240,6 +1239,12 @@ class VideoDetector:
             limit = self.p.chain_knock_cos if chained else self.p.knock_cos
             out[:, j] = (moved > 0.5 * r[:, 0]) & towards_every(dx, dy, moved, hitters, limit)
         return out
+
+
+def _under(c: Circle, statics: Sequence[StaticDisc]) -> list[StaticDisc]:
+    """The fixed round features ``c`` lies over: its centre within half its radius of their rims
+    (on the first frame, a circle there is the feature itself, not an object)."""
+    return [sd for sd in statics if (c.x - sd.x) ** 2 + (c.y - sd.y) ** 2 < (sd.radius + 0.5 * c.r) ** 2]
 
 
 def _hitters(m: _Memo, fast: list[_Memo]) -> list[tuple[float, float]]:
