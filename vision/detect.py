@@ -32,6 +32,10 @@ PIN_LABELS = ("pin-200", "pin-100", "pin-50-left", "pin-50-right")
 DETECTOR_KINDS = ("classical", "learned")
 
 
+#: The pool cue ball's label (number 0): the only ball a player's cue strikes.
+CUE_BALL_LABEL = "ball-0"
+
+
 def pool_group(number: int) -> str:
     """The group of pool ball ``number`` (0 the cue ball, 8 the black)."""
     if number == 0:

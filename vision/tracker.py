@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
-from tableref.vision.detect import Detection
+from tableref.vision.detect import CUE_BALL_LABEL, POOL_GROUPS, Detection
 from tableref.vision.knock import towards_every
 
 
@@ -153,6 +153,8 @@ class _State:
     lost_bare: bool = False  # its place was seen bare on the frame it was lost (see ``Track.lost_bare``)
     seen_x: float = 0.0  # where it was last seen (x, y may be a prediction while it is missing)
     seen_y: float = 0.0
+    stirred: bool = False  # lost at rest, and since then something may have struck it (see *unstruck*)
+    read: str = ""  # the label of its last reading
 
     @property
     def label(self) -> str:
@@ -336,6 +338,28 @@ class Tracker:
       or, when that takes another, straight back to the man, before any track may take a reading
       of another label: in a break, a black man lost beside the white one took it, and the two
       read each other's colour for the rest of the clip. A numbered label is that object's.
+    * *unstruck*, and ``settled_s``: a player strikes only the pool cue ball, the carrom striker,
+      and in bar billiards the ball played from the D (any ball); every other object moves when
+      something reaches it. An object ball at rest that nothing can have struck this frame does
+      not jump beyond its gate: seen a frame ago, or lost at rest while a shot is on (or within
+      ``lost_jump_s`` of its loss while none is: after that a hand may have moved it), and
+      nothing reached it since. What may strike (``_strikers``): an object rolling fast a frame
+      ago, as far as its speed takes it; one lost in its smear, as far as its speed took it
+      since; the struck object lost (off a hole), or seen at rest a frame ago and read nowhere at
+      its place now, or just launched (its speed so far a fraction of it), ``max_jump_mm`` a
+      frame. A hit passes on through objects within ``gate_mm`` of touching within the frame (a
+      break's pack), and every resting object is open to a hit while the struck object is not
+      followed at all. Up and down seed 3702: the cue laid over the 14 was read as the 14 114 mm
+      off; the 14's track took it, then the cue ball's reading as it was struck, and followed the
+      cue ball for the whole shot. Seed 2802, break: the 2, unread in the rack, took the tail of
+      the cue ball's smear read as the 2 halfway up the table. A lost object ball's jump to a
+      reading within the motion gate of another object seen a frame ago also waits until that
+      object has taken a reading (the cue ball's first smear, read as the 14, is the cue ball's).
+      Not for a track younger than ``settled_s``: its rest is not yet known (a ball the
+      background had learned leaves a ghost of its look behind as it rolls off; a track born on
+      it froze there, and the ball's own reading at the pocket was the jump that found it).
+      Nor for a track whose last reading was of another label: its identity is in doubt, and
+      its label read elsewhere may be it. Longer ``settled_s`` trusts fewer rests.
     * ``knock_min`` and ``knock_cos``: a resting object knocked by a fast one leaves along the
       line of centres at the contact, away from the hitter, so that its displacement points the
       way from where the hitter was a frame ago through it (the hitter's own motion only adds to
@@ -379,7 +403,8 @@ class Tracker:
                  coast_hole_mm: float = 60.0, lost_jump_s: float = 0.1, lost_steady: int = 5,
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
-                 twin: float = 0.8, cover_s: float = 5.0, cushion_keep: float = 0.75) -> None:
+                 twin: float = 0.8, cover_s: float = 5.0, cushion_keep: float = 0.75,
+                 settled_s: float = 0.5) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -408,7 +433,9 @@ class Tracker:
         self.twin = twin
         self.cover_s = cover_s
         self.cushion_keep = cushion_keep
+        self.settled_s = settled_s
         self._covered: Callable[[float, float, float], bool] | None = None
+        self._stir: set[int] | None = None  # this frame's *unstruck* judgement (see ``_stirred``)
         self._cushions = [(*spec.nose(c), *c.a, *c.b) for c in spec.cushions]
         self._tracks: list[_State] = []
         self._next_key = 0
@@ -420,6 +447,7 @@ class Tracker:
         """The tracks after this frame's ``detections``. ``covered(x_mm, y_mm, radius_mm)``, when
         given, says whether something covers that place in this frame (see ``cover_s``)."""
         self._covered = covered
+        self._stir = None
         dt = 0.0 if self._t is None else max(1e-6, t - self._t)
         self._t = t
         dets = [d for d in detections if d.x_mm is not None and d.y_mm is not None]
@@ -529,6 +557,12 @@ class Tracker:
                    and not o.group.startswith("pin") and t - o.last_seen_t <= self.lost_jump_s + 1e-9
                    and math.hypot(o.lost_vx, o.lost_vy) >= self.jump_speed_mm_s]
         reserved = self._reserved(tracks, dets, t, dt)
+        # what resting objects something may have struck this frame (see *unstruck*), judged once
+        # a frame on all of its readings
+        if self._stir is None:
+            self._stir = self._stirred(seen_now, smeared, dets, t, dt)
+        stirred = self._stir
+        in_play = bool(rolling or smeared or vanished)
         # what may stray (see *strayed*), and only then what the frame says of it: on most frames
         # of most tables nothing can
         strayers = self._strayers(tracks, t)
@@ -567,6 +601,16 @@ class Tracker:
             # (break, seed 3501: a black man lost in the still pack for a frame took the striker's
             # reading 240 mm off on its baseline, where the striker had just been set down).
             unflicked = bool(self.spec.baselines) and s.label != "striker"
+            # An object ball at rest that nothing can have struck is where it was (see *unstruck*)
+            unstruck = False
+            if not self._cue_strikes(s) and not s.group.startswith("pin") and s.read == s.label \
+                    and t - s.first_seen_t >= self.settled_s \
+                    and ((stays and speed < self.roll_speed_mm_s) or lost_at_rest):
+                if s.status == TrackStatus.MISSING:
+                    s.stirred = s.stirred or id(s) in stirred
+                    unstruck = not s.stirred and (in_play or t - s.last_seen_t <= self.lost_jump_s + 1e-9)
+                else:
+                    unstruck = id(s) not in stirred
             larger = strayers.get(i, 0.0)
             strays = i in strayers and not loose
             for j, d in enumerate(dets):
@@ -608,7 +652,7 @@ class Tracker:
                         reclaimed.append((dist, i, j))
                     elif dist <= gate:
                         same.append((dist, i, j))
-                    elif not flicker and not landing and not over_hole \
+                    elif not flicker and not landing and not over_hole and not unstruck \
                             and not (s.status == TrackStatus.MISSING and d.joined
                                      and t - s.last_seen_t > self.lost_jump_s + 1e-9) \
                             and (dist <= min(reach, self.max_jump_mm)
@@ -625,7 +669,8 @@ class Tracker:
                         # as a smear still beside the cue.)
                         # Of two readings of its label, one joined to an arm or a cue comes second.
                         cost = dist + (self.label_penalty_mm if d.joined else 0.0)
-                        if lost_at_rest and self._reachers(d, struckby, dt):
+                        if lost_at_rest and (self._reachers(d, struckby, dt)
+                                             or (not self._cue_strikes(s) and self._owned(s, d, seen_now, dt))):
                             nudged.append((cost, i, j))  # see *struck, not nudged*
                         else:
                             jump.append((cost, i, j))
@@ -634,7 +679,7 @@ class Tracker:
                 elif s.status == TrackStatus.MISSING and not landing and not over_hole \
                         and t - s.last_seen_t <= self.lost_jump_s + 1e-9 \
                         and not (d.joined and d.label not in INDEXED_LABELS) \
-                        and not (unflicked and lost_at_rest and not struckby) \
+                        and not (unflicked and lost_at_rest and not struckby) and not unstruck \
                         and s.steady >= self.lost_steady and dist <= min(reach, self.max_jump_mm):
                     lost.append((dist + self.label_penalty_mm, i, j))
                 elif strays and d.label == SMEAR_LABEL and _size(d) >= larger * man and not d.joined and not foreign \
@@ -646,6 +691,81 @@ class Tracker:
         for candidates in (carried, kept, kept_other, same, overtaken, reclaimed, jump, other, nudged, lost, strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _cue_strikes(self, s: _State) -> bool:
+        """Whether a player strikes ``s`` itself: the pool cue ball, the carrom striker, and in bar
+        billiards any ball (each is played from the D in turn, the red too). Every other object
+        moves only when one of these, or something they set moving, hits it (or a hand moves it)."""
+        if self.spec.baselines:
+            return s.label == "striker"
+        if s.group in POOL_GROUPS:
+            return s.label == CUE_BALL_LABEL  # by its track's label: its reading may be misread
+        return not s.group.startswith("pin")
+
+    def _stirred(self, seen_now: list[_State], smeared: list[_State], dets: list[Detection], t: float,
+                 dt: float) -> set[int]:
+        """``id()`` of the resting objects that something may have struck this frame (see
+        *unstruck*): within reach of a striker (:meth:`_strikers`), or within ``gate_mm`` of touching
+        one that is, on and on (a hit passes through a pack within the frame). Every one while no
+        object a cue or a finger strikes is followed (never seen, or gone into a pocket): it may be
+        anywhere."""
+        resting = [o for o in self._tracks if o.confirmed and o.status in ALIVE and not o.group.startswith("pin")
+                   and math.hypot(*((o.lost_vx, o.lost_vy) if o.status == TrackStatus.MISSING else (o.vx, o.vy)))
+                   < self.roll_speed_mm_s]
+        if not any(o.confirmed and o.status in ALIVE and self._cue_strikes(o) for o in self._tracks):
+            return {id(o) for o in resting}  # the object struck is not followed: it may be anywhere
+        place = {id(o): (o.seen_x, o.seen_y) if o.status == TrackStatus.MISSING else (o.x, o.y) for o in resting}
+        strikers = self._strikers(seen_now, smeared, dets, t, dt)
+        todo = [o for o in resting if any(math.hypot(place[id(o)][0] - x, place[id(o)][1] - y) <= r + o.radius_mm
+                                          for x, y, r in strikers)]
+        out = {id(o) for o in todo}
+        while todo:
+            a = todo.pop()
+            ax, ay = place[id(a)]
+            for o in resting:
+                if id(o) not in out and math.hypot(place[id(o)][0] - ax, place[id(o)][1] - ay) \
+                        <= a.radius_mm + o.radius_mm + self.gate_mm:
+                    out.add(id(o))
+                    todo.append(o)
+        return out
+
+    def _strikers(self, seen_now: list[_State], smeared: list[_State], dets: list[Detection], t: float,
+                  dt: float) -> list[tuple[float, float, float]]:
+        """Where an object that may have struck a resting one this frame came from, and how far it
+        reaches, to the centre of the object it hit less that object's radius (see *unstruck*):
+        one rolling fast a frame ago, as far as its speed takes it; one lost in its smear, as far
+        as that speed took it since; one a cue or a finger strikes (:meth:`_cue_strikes`), lost
+        (off any hole) or seen at rest a frame ago and not at its place now, and one just
+        launched (its speed so far a fraction of it), as far as ``max_jump_mm`` a frame."""
+        out: list[tuple[float, float, float]] = []
+        for o in seen_now:
+            speed = math.hypot(o.vx, o.vy)
+            if o.group.startswith("pin") or not o.confirmed:
+                continue
+            if speed >= self.jump_speed_mm_s and o.launched:
+                out.append((o.x, o.y, self.max_jump_mm + o.radius_mm))  # its speed so far a fraction of it
+            elif speed >= self.jump_speed_mm_s:
+                out.append((o.x, o.y, 1.1 * speed * dt + o.radius_mm + self.gate_mm))
+            elif self._cue_strikes(o) and not any(
+                    math.hypot(d.x_mm - o.x, d.y_mm - o.y) <= self.stay * o.radius_mm
+                    for d in dets if self._compatible(o, d)):
+                out.append((o.x, o.y, self.max_jump_mm + o.radius_mm))
+        for o in smeared:
+            gone = t - o.last_seen_t
+            fast = self.max_jump_mm / dt if o.launched else 1.1 * math.hypot(o.lost_vx, o.lost_vy)
+            out.append((o.seen_x, o.seen_y, fast * gone + o.radius_mm + self.gate_mm))
+        for o in self._tracks:
+            if o.confirmed and o.status == TrackStatus.MISSING and o.hole is None and self._cue_strikes(o):
+                frames = max(1.0, round((t - o.last_seen_t) / dt))
+                out.append((o.seen_x, o.seen_y, self.max_jump_mm * frames + o.radius_mm))
+        return out
+
+    def _owned(self, s: _State, d: Detection, seen_now: list[_State], dt: float) -> bool:
+        """Whether ``d`` lies within the motion gate of another object seen a frame ago: a reading
+        a lost track would jump to there is that object's, misread, first (see *unstruck*)."""
+        assert d.x_mm is not None and d.y_mm is not None
+        return any(o is not s and o.confirmed and not o.group.startswith("pin")
+                   and math.hypot(d.x_mm - o.x, d.y_mm - o.y) <= self._motion_gate(o, dt) for o in seen_now)
 
     def _motion_gate(self, s: _State, dt: float) -> float:
         """How far from where ``s`` is or will be a reading may lie and be its own (see ``gate_mm``)."""
@@ -839,6 +959,7 @@ class Tracker:
     def _observe(self, s: _State, d: Detection, t: float, dt: float) -> None:
         assert d.x_mm is not None and d.y_mm is not None
         s.left_t = None
+        s.stirred = False
         if s.status == TrackStatus.MISSING and s.missing_since is not None and self._leaving(s) \
                 and t - s.missing_since >= self.pot_confirm_s:
             s.left_t = s.last_seen_t  # it went over the rail and came back (see Track.left_t)
@@ -888,6 +1009,7 @@ class Tracker:
             s.votes[k] *= VOTE_KEEP
         s.votes[d.label] += d.score
         s.total[d.label] += d.score
+        s.read = d.label
         s.group = d.group
         s.radius_mm = self._radius_for(s.label, s.group)
         if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits and s.free:
@@ -998,7 +1120,7 @@ class Tracker:
         radius = self._radius_for(d.label, d.group)
         s = _State(key=self._next_key, id=f"tmp-{self._next_key}", group=d.group, x=d.x_mm, y=d.y_mm,
                    radius_mm=radius, last_seen_t=t, first_seen_t=t, score=d.score, seen_x=d.x_mm, seen_y=d.y_mm,
-                   free=int(not d.joined))
+                   free=int(not d.joined), read=d.label)
         s.votes[d.label] += d.score
         s.total[d.label] += d.score
         self._next_key += 1

@@ -979,3 +979,70 @@ def test_a_carrom_man_lost_in_the_still_pack_does_not_fly_to_the_striker_set_dow
     by_id = {tr.id: tr for tr in out.tracks}
     assert (by_id[man].x, by_id[man].y) == (343.0, 384.0)
     assert "striker" in by_id and (by_id["striker"].x, by_id["striker"].y) == (302.0, 622.0)
+
+
+def _cue_over_the_fourteen() -> Tracks:
+    """Pool, up and down two-ball pot, seed 3702: the cue ball rests at (1070, 860), lately read
+    as the 15 (its look under this light), the 14 at (1274, 885). The cue, laid over the 14 to strike, hides
+    it and is read as the 14 on the way, 114 mm off; then the cue ball is struck and leaves to the
+    left, its smear read as the 14."""
+    tracker = Tracker(POOL)
+    cue, fourteen = det("ball-0", "cue", 1070, 860), det("ball-14", "stripe", 1274, 885)
+    for i in range(40):
+        tracker.update([cue if i < 36 else replace(cue, label="ball-15", group="stripe"), fourteen], i / FPS, i)
+    tracker.update([replace(cue, label="ball-15", group="stripe"), det("ball-14", "stripe", 1160, 880)],
+                   40 / FPS, 40)
+    tracker.update([replace(cue, label="ball-15", group="stripe")], 41 / FPS, 41)
+    tracker.update([det("ball-14", "stripe", 1017, 861)], 42 / FPS, 42)
+    return tracker.update([det("ball-14", "stripe", 933, 844)], 43 / FPS, 43)
+
+
+def test_an_object_ball_at_rest_does_not_jump_to_the_cue_laid_over_it() -> None:
+    """*unstruck*, up and down rule 'the cue ball must strike the leading ball' (first contact):
+    seed 3702. The 14's track took the cue's reading 114 mm off (a ball struck hard from rest
+    jumps that far), then the cue ball's own reading as it was struck, and followed the cue ball
+    for the rest of the shot: the shot "started" with the 14 and its pot went to the 14. Only the
+    cue ball is struck by a cue; an object ball moves when something reaches it. Nothing rolled,
+    and the cue ball lay in view at its place: the 14 lies where it was, unseen, and the cue
+    ball's smear read as the 14 is the cue ball's."""
+    by_id = _cue_over_the_fourteen().by_id()
+    assert by_id["ball-14"].x > 1260
+    assert by_id["ball-14"].status is TrackStatus.MISSING
+    assert by_id["ball-0"].status is TrackStatus.VISIBLE and (by_id["ball-0"].x, by_id["ball-0"].y) == (933, 844)
+
+
+def test_an_object_ball_the_cue_ball_rolls_into_jumps_as_far_as_it_is_knocked() -> None:
+    """*unstruck*, its limit: the cue ball rolling fast into a ball, and through it into one
+    touching it on the far side (a hit passes through touching balls within the frame). Each is
+    knocked 110 mm in the frame, farther than the motion gate; both tracks follow."""
+    tracker = Tracker(POOL)
+    one, two = det("ball-1", "solid", 1500, 600), det("ball-2", "solid", 1558, 600)
+    for i in range(30):
+        tracker.update([det("ball-0", "cue", 600, 600), one, two], i / FPS, i)
+    for i in range(30, 38):
+        tracker.update([det("ball-0", "cue", 600 + 100 * (i - 29), 600), one, two], i / FPS, i)
+    out = tracker.update([det("ball-0", "cue", 1440, 600), det("ball-1", "solid", 1610, 600),
+                          det("ball-2", "solid", 1668, 600)], 38 / FPS, 38)
+    by_id = out.by_id()
+    assert (by_id["ball-1"].x, by_id["ball-1"].status) == (1610, TrackStatus.VISIBLE)
+    assert (by_id["ball-2"].x, by_id["ball-2"].status) == (1668, TrackStatus.VISIBLE)
+
+
+def test_a_rack_ball_hidden_in_the_rack_does_not_take_a_reading_of_its_number_short_of_the_rack() -> None:
+    """*unstruck*, up and down rule 'the cue ball must strike the leading ball': break, seed 2802.
+    The 2, unread in the rack for 40 frames (25 here) (its number the only one that may be anywhere), took
+    the tail of the cue ball's smear read as the 2, 520 mm short of the rack, before the cue ball
+    had got there: a contact of the cue ball with the 2 was reported before the real first one.
+    Lost at rest, with nothing able to reach it since, it lies where it was."""
+    tracker = Tracker(POOL)
+    two, nine = det("ball-2", "solid", 1954, 666), det("ball-9", "stripe", 2003, 694)
+    for i in range(20):
+        tracker.update([det("ball-0", "cue", 472, 559), two, nine], i / FPS, i)
+    for i in range(20, 45):
+        tracker.update([det("ball-0", "cue", 472, 559), nine], i / FPS, i)
+    tracker.update([det("ball-0", "cue", 816, 579), nine], 45 / FPS, 45)
+    tracker.update([nine], 46 / FPS, 46)
+    out = tracker.update([det("ball-0", "cue", 1485, 614), det("ball-2", "solid", 1430, 610), nine], 47 / FPS, 47)
+    by_id = out.by_id()
+    assert by_id["ball-2"].status is TrackStatus.MISSING and by_id["ball-2"].x > 1900
+    assert by_id["ball-0"].x == 1485
