@@ -297,8 +297,13 @@ class Tracker:
       whole frame (a carrom striker flicked from its baseline shows 40 mm, then goes 160). It
       takes first, as ``carry`` does, a detection anywhere ahead on its line of motion within
       ``max_jump_mm``, no farther off the line than ``carry`` radii, that no resting object holds
-      (within ``stay`` of where it rests) and whose label it could be misread as. So does one
-      struck from its rest while unseen (``struck_path_s``): its speed over the gap is a
+      (within ``stay`` of where it rests) and whose label it could be misread as. Beyond one
+      object lying still in its way (within their summed radii of the line), only after that
+      object has had its own label's reading: it hits the object first, and a reading beyond it
+      is the object knocked on (carroms, piece off the board, seed 3702: the striker was read as
+      a white man at the man's place, the man 69 mm beyond on its line; the striker's track took
+      the far reading and the first contact went to a man hit eight frames later). Not through
+      a pack of several. So does one struck from its rest while unseen (``struck_path_s``): its speed over the gap is a
       fraction of its speed since the strike (a break's cue ball lost for a frame, seen 220 mm
       on, then 270 mm further). Its next move, a whole frame's, is its velocity then, not averaged
       with the launch's fraction (the striker's 131 mm averaged with its 28 mm left it short of
@@ -528,6 +533,7 @@ class Tracker:
         seen as a white streak is the red, not a new ball). Label agreement comes first so that a
         resting ball never takes the detection of the ball that just hit it, however close they are."""
         carried: list[tuple[float, int, int]] = []
+        blocked: list[tuple[float, int, int]] = []  # see *launched*
         kept: list[tuple[float, int, int]] = []
         kept_other: list[tuple[float, int, int]] = []
         same: list[tuple[float, int, int]] = []
@@ -543,6 +549,9 @@ class Tracker:
         seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
         resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
                    if o.confirmed and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        # ... and what lies in the way of a fast object's launch (see *launched*)
+        still = [o for o in seen_now if o.confirmed and not o.group.startswith("pin")
+                 and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
         # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
@@ -638,7 +647,9 @@ class Tracker:
                     carried.append((ahead, i, j))  # its own smear, where its motion takes it
                 elif off is not None and off <= self.carry * s.radius_mm and self._could_be(s, d, held) \
                         and not any(math.hypot(d.x_mm - x, d.y_mm - y) <= r for x, y, r in resting):
-                    carried.append((off, i, j))  # further along the line it was launched on
+                    # further along the line it was launched on; beyond an object lying in the
+                    # way, only once that object has had its own reading
+                    (blocked if self._blocked(s, d, still) else carried).append((off, i, j))
                 elif stays and dist <= self.stay * s.radius_mm and self._could_be(s, d, held) \
                         and (d.label == s.label or (d.label in INDEXED_LABELS and s.steady >= self.lost_steady)):
                     # where it is; its own label first
@@ -688,7 +699,8 @@ class Tracker:
         used_t: set[int] = set()
         used_d: set[int] = set()
         pairs: list[tuple[_State, Detection]] = []
-        for candidates in (carried, kept, kept_other, same, overtaken, reclaimed, jump, other, nudged, lost, strayed):
+        for candidates in (carried, kept, kept_other, same, blocked, overtaken, reclaimed, jump, other, nudged, lost,
+                           strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
 
@@ -892,6 +904,28 @@ class Tracker:
         if along <= 0 or along > self.max_jump_mm:
             return None
         return abs(rx * uy - ry * ux)
+
+    @staticmethod
+    def _blocked(s: _State, d: Detection, still: list[_State]) -> bool:
+        """Whether one object lying still, and only one, stands in the way from ``s`` to ``d``:
+        its centre within their summed radii of that path, ``d`` beyond it. ``s`` would hit it
+        first, and a reading beyond it on that line is it, knocked on (see *launched*). Not
+        through a pack: which piece a reading beyond several is, their hits decide."""
+        assert d.x_mm is not None and d.y_mm is not None
+        rx, ry = d.x_mm - s.x, d.y_mm - s.y
+        length = math.hypot(rx, ry)
+        if length <= 0:
+            return False
+        ux, uy = rx / length, ry / length
+        ways = 0
+        for o in still:
+            if o is s:
+                continue
+            ox, oy = o.x - s.x, o.y - s.y
+            along = ox * ux + oy * uy
+            if 0 < along < length and abs(ox * uy - oy * ux) <= s.radius_mm + o.radius_mm:
+                ways += 1
+        return ways == 1
 
     def _hitters(self, s: _State, rolling: list[_State], vanished: list[_State], t: float,
                  dt: float) -> list[_State]:

@@ -1046,3 +1046,23 @@ def test_a_rack_ball_hidden_in_the_rack_does_not_take_a_reading_of_its_number_sh
     by_id = out.by_id()
     assert by_id["ball-2"].status is TrackStatus.MISSING and by_id["ball-2"].x > 1900
     assert by_id["ball-0"].x == 1485
+
+
+def test_a_striker_launched_at_a_lone_man_is_not_carried_past_him() -> None:
+    """*launched*, carroms rule 'first contact' (the striker must touch a piece): piece off the
+    board, seed 3702. The striker, launched straight at a man, reached him within a frame and
+    was read as a white man at his place, while he, knocked on along its line, was read 69 mm
+    beyond. The striker's track took the far reading (further along its launch line), the man
+    was lost, and the first contact went to a man hit eight frames later. The striker hits the
+    man before it can be beyond him: the reading beyond is his."""
+    tracker = Tracker(CARROM)
+    man = det("white", "white", 668, 398)
+    for i in range(30):
+        tracker.update([man, det("striker", "striker", 264, 625)], i / FPS, i)
+    tracker.update([man], 30 / FPS, 30)
+    tracker.update([man], 31 / FPS, 31)
+    tracker.update([man, det("striker", "striker", 559, 458)], 32 / FPS, 32)
+    out = tracker.update([det("white", "white", 660, 403), det("white", "white", 729, 362)], 33 / FPS, 33)
+    by_id = out.by_id()
+    assert (by_id["striker"].x, by_id["striker"].y) == (660, 403)
+    assert (by_id["white-1"].x, by_id["white-1"].y) == (729, 362)
