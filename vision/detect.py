@@ -34,6 +34,9 @@ DETECTOR_KINDS = ("classical", "learned")
 
 #: The pool cue ball's label (number 0): the only ball a player's cue strikes.
 CUE_BALL_LABEL = "ball-0"
+#: The objects a player strikes on the pool and carrom tables: the cue ball and the striker
+#: (in bar billiards any ball may be played from the D, the red too).
+PLAYED_LABELS = (CUE_BALL_LABEL, "striker")
 
 
 def pool_group(number: int) -> str:

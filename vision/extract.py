@@ -27,6 +27,7 @@ from typing import Any
 
 from tableref.calibration.spec import TableSpec
 from tableref.events import EventType, TableEvent
+from tableref.vision.detect import PLAYED_LABELS
 from tableref.vision.extract_contacts import PathEnd, first_touch, reached, segment_distance, swept_touch
 from tableref.vision.extract_cushions import bounce, bounce_unseen, creep, fly_over, struck_into
 from tableref.vision.extract_params import ExtractorParams
@@ -320,14 +321,20 @@ class EventExtractor:
                       else self.p.smear_strike_s) + 1e-9
                   and self._quiet_for(tr) >= self.p.struck_still_s
                   and (tr.label == "striker" or self._seen_share(tr, frame) >= self.p.struck_seen)]
-        if any(tr.label == "striker" and tr.status == TrackStatus.VISIBLE and tr.speed < self.p.start_speed
-               for tr in visible):
+        played = [tr for tr in visible if tr.label in PLAYED_LABELS and tr.status == TrackStatus.VISIBLE
+                  and tr.speed < self.p.start_speed]
+        if played:
             # Carroms: only the striker is flicked. A man or the queen moves off a still board
             # only when the striker (or what it set moving) hits it; with the striker lying in
             # view, that is a hand, or the man's track took another's reading (break, seed 3501:
             # a man's track jumped 240 mm to the striker on its baseline and back, and a shot
-            # started 20 frames before the break).
-            movers = [tr for tr in movers if tr.label == "striker"]
+            # started 20 frames before the break). Pool likewise: a cue strikes only the cue
+            # ball (up and down, no rail, seed 3702: the cue laid over the 2 behind the cue ball
+            # shifted its reading 20 mm, and a shot "started" with the 2 a second early). Unless
+            # it rested touching it: struck into it, a frozen cue ball shoves it off and barely
+            # moves itself.
+            movers = [tr for tr in movers if tr.label in PLAYED_LABELS
+                      or any(self._touching(tr, o) for o in played)]
         if not movers:
             unseen = self._struck_unseen(visible)
             if unseen is None:
@@ -367,6 +374,14 @@ class EventExtractor:
         self._shot.seat = self._seat_of(start) if struck.label == "striker" else None
         return TableEvent(t=t, frame=frame, type=EventType.SHOT_START, objects=(struck.id,),
                           data={"position": [round(start[0], 1), round(start[1], 1)], "positions": positions})
+
+    def _touching(self, a: Track, b: Track) -> bool:
+        """Did ``a`` rest touching ``b``: within ``still_mm``, or as far as ``b`` has moved from
+        its rest now, of it?"""
+        ax, ay = self._rest_of(a)
+        bx, by = self._rest_of(b)
+        gap = max(self.p.still_mm, math.hypot(b.x - bx, b.y - by))
+        return math.hypot(ax - bx, ay - by) <= a.radius_mm + b.radius_mm + gap
 
     def _barely_moved(self, tr: Track) -> bool:
         """Is ``tr`` within ``jitter_r`` of its radius of its rest (see ``jitter_r``)?"""

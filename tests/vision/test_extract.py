@@ -264,9 +264,9 @@ def test_a_rack_ball_read_at_two_fits_in_turn_starts_no_shot() -> None:
 def test_a_ball_struck_out_of_a_cluster_starts_its_shot_a_frame_late() -> None:
     """A ball touching the rack, struck away, keeps going: the shot starts, dated to its first
     frame, and the contact it makes on the way is kept."""
-    frames = [[("ball-0", 500.0, 640.0), *RACK, ("ball-4", 1843.0, 635.0)] for _ in range(40)]
+    frames = [[*RACK, ("ball-4", 1843.0, 635.0)] for _ in range(40)]
     for k in range(1, 12):
-        frames.append([("ball-0", 500.0, 640.0), *RACK, ("ball-4", 1843.0 - 60.0 * k, 635.0)])
+        frames.append([*RACK, ("ball-4", 1843.0 - 60.0 * k, 635.0)])
     starts = [e for e in _pool_run(frames) if e.type is EventType.SHOT_START]
     assert [e.objects for e in starts] == [("ball-4",)]
     assert starts[0].frame is not None and abs(starts[0].frame - 39) <= 1
@@ -1158,11 +1158,11 @@ def test_a_ball_lost_while_the_shot_rolled_was_not_taken_off_by_hand() -> None:
     whose track the tracker gives up only after the table has come to rest, was not removed by
     a hand: no ``removed`` (the carrom referee refuses a piece taken off by hand, and the
     tablet would say so; carrom seed 2802, a man that flew off the board unseen)."""
-    cue, other = ("ball-0", 900.0, 400.0), ("ball-5", 1900.0, 900.0)
-    frames = [[cue, ("ball-3", 800.0, 500.0), other] for _ in range(30)]
+    one, other = ("ball-1", 900.0, 400.0), ("ball-5", 1900.0, 900.0)
+    frames = [[one, ("ball-3", 800.0, 500.0), other] for _ in range(30)]
     for k in range(1, 7):
-        frames.append([("ball-0", 900.0 + 4.0 * k, 400.0), ("ball-3", 800.0 + 30.0 * k, 500.0), other])
-    frames += [[("ball-0", 924.0, 400.0), other] for _ in range(150)]
+        frames.append([("ball-1", 900.0 + 4.0 * k, 400.0), ("ball-3", 800.0 + 30.0 * k, 500.0), other])
+    frames += [[("ball-1", 924.0, 400.0), other] for _ in range(150)]
     found = _pool_run(frames, covered=True)
     assert [e for e in found if e.type is EventType.REMOVED] == []
     assert [e.type for e in found if e.type is EventType.AT_REST] == [EventType.AT_REST]
@@ -1272,3 +1272,18 @@ def test_a_cue_ball_lost_across_the_table_on_the_break_is_the_struck_ball() -> N
     starts = [e for e in _pool_run(frames, covered=True) if e.type is EventType.SHOT_START]
     assert [e.objects for e in starts] == [("ball-0",)]
     assert starts[0].frame is not None and 39 <= starts[0].frame <= 41
+
+
+def test_an_object_ball_shifted_while_the_cue_ball_lies_still_in_view_starts_no_shot() -> None:
+    """Up and down rule 'the cue ball must strike the leading ball': a cue strikes only the cue
+    ball. No rail, seed 3702: the cue laid over the 2, 80 mm behind the cue ball, shifted the 2's
+    reading 20 mm in a frame and hid it; a shot "started" with the 2 a second before the cue ball
+    was struck. With the cue ball lying still in view, an object ball moving is a hand or a
+    misread; the cue ball struck later starts the shot."""
+    cue, two = ("ball-0", 1701.0, 934.0), ("ball-2", 1778.0, 965.0)
+    frames = [[cue, two] for _ in range(40)]
+    frames += [[cue, ("ball-2", 1794.0, 952.0)], [cue], [cue, ("ball-2", 1794.0, 953.0)]]
+    frames += [[cue] for _ in range(10)] + [[cue, ("ball-2", 1794.0, 953.0)] for _ in range(10)]
+    frames += [[("ball-0", 1701.0 - 40.0 * k, 934.0), ("ball-2", 1794.0, 953.0)] for k in range(1, 15)]
+    starts = [e for e in _pool_run(frames, covered=False) if e.type is EventType.SHOT_START]
+    assert [(e.frame, e.objects) for e in starts] == [(62, ("ball-0",))]
