@@ -762,8 +762,13 @@ class EventExtractor:
         me = next((tr for tr in visible if tr.id == sh.struck), None)
         pm = self._prev.get(sh.struck)
         rest = self._rest_pos.get(sh.struck)
-        if me is None or me.status != TrackStatus.MISSING or pm is None or rest is None \
-                or pm.seen_t < sh.start_t - 1e-9 or t - pm.seen_t > self.p.lost_hit_s + 1e-9:
+        if me is None or me.status != TrackStatus.MISSING or pm is None or rest is None:
+            return []
+        if pm.seen_t <= sh.start_t + 1e-9:  # not seen since it left its rest
+            if t - pm.seen_t > self.p.cue_lost_s + 1e-9:
+                return []
+            return self._unseen_hit(visible, me, rest, touched, t, frame)
+        if t - pm.seen_t > self.p.lost_hit_s + 1e-9:
             return []
         ux, uy = pm.seen_x - rest[0], pm.seen_y - rest[1]
         n = math.hypot(ux, uy)
@@ -794,6 +799,39 @@ class EventExtractor:
         sh.lost_hit = True
         when = (self._prev[hit.id].t + t) / 2.0  # within this frame
         sh.lost_hit_by = (hit.id, when)
+        return [TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(me.id, hit.id))]
+
+    def _unseen_hit(self, visible: list[Track], me: Track, rest: tuple[float, float], touched: set[str],
+                    t: float, frame: int) -> list[TableEvent]:
+        """The struck object, lost at the strike and never seen on its way, hit first the object
+        facing its rest (the one nearest to it) of the pack that something it can have set moving
+        belongs to, when that is found off its rest by more than its radius with no seen mover to
+        have hit it, within ``cue_lost_s`` of its last sighting. Its line is unknown; what it
+        meets first lies between its rest and what moved. Carroms, break, seed 3701: the striker, lost under the flicking finger, was never
+        seen until the pack had flown apart; the shot's first contact was read between two men.
+        The pool cue ball lost so in a break meets the rack's leading ball."""
+        starters = [o for o in visible if o.id in self._moving and o.id not in touched and o.id != me.id
+                    and (rp := self._rest_pos.get(o.id)) is not None
+                    and math.hypot(o.x - rp[0], o.y - rp[1]) > o.radius_mm]
+        if not starters:
+            return []
+        pack: set[str] = set()
+        for o in starters:
+            pack |= self._pack(visible, o)
+        best: tuple[float, Track] | None = None
+        for o in visible:
+            if o.id not in pack or o.id == me.id or o.id not in self._prev:
+                continue
+            ox, oy = self._rest_of(o)
+            gap = math.hypot(ox - rest[0], oy - rest[1]) - o.radius_mm
+            if best is None or gap < best[0]:
+                best = (gap, o)
+        if best is None:
+            return []
+        hit = best[1]
+        self._shot.lost_hit = True
+        when = self._prev[hit.id].t  # no later than it was last seen at rest, before what it set moving
+        self._shot.lost_hit_by = (hit.id, when)
         return [TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(me.id, hit.id))]
 
     def _pack(self, visible: list[Track], first: Track) -> set[str]:

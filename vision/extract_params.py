@@ -54,7 +54,9 @@ class ExtractorParams:
       as the one sighting: longer lets the striker's guessed line reach farther from where it
       went; shorter gives up on the hit sooner (a carrom break: the striker read once, 27 mm up
       from its rest, then lost for two frames while the pack flew apart, seed 2702). A hit
-      seen late, within as long, is the same hit.
+      seen late, within as long, is the same hit. One never seen since it left its rest, when
+      what it set moving is found within ``cue_lost_s``, hit first the object of that pack
+      facing its rest (the nearest to it; carroms break, seed 3701).
     * ``struck_still_s``: how long an object must have been on the table without moving fast
       before its moving off can start a shot. A piece
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves

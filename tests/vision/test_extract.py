@@ -1287,3 +1287,24 @@ def test_an_object_ball_shifted_while_the_cue_ball_lies_still_in_view_starts_no_
     frames += [[("ball-0", 1701.0 - 40.0 * k, 934.0), ("ball-2", 1794.0, 953.0)] for k in range(1, 15)]
     starts = [e for e in _pool_run(frames, covered=False) if e.type is EventType.SHOT_START]
     assert [(e.frame, e.objects) for e in starts] == [(62, ("ball-0",))]
+
+
+def test_a_striker_never_seen_after_the_flick_broke_the_pack_at_the_man_facing_it() -> None:
+    """Carroms rules: the break must disturb the central group, and which piece the striker hits
+    first matters for some dues. Break, seed 3701: the striker, lost under the flicking finger,
+    was never seen until the pack had flown apart, and the shot's first contact was read between
+    two men of the pack. The striker runs from its rest to the pack: the man facing its rest
+    (the nearest) is the one it met first, before any contact it set going."""
+    striker = ("striker", 328.0, 622.0)
+    pack = [("white", 370.0, 433.0), ("black", 397.0, 417.0), ("white", 370.0, 401.0), ("black", 343.0, 416.0),
+            ("black", 397.0, 385.0), ("white", 343.0, 385.0)]
+    frames = [[striker, *pack] for _ in range(40)]
+    frames += [list(pack) for _ in range(3)]  # flicked: unseen from its rest on
+    for k in range(1, 10):  # the pack flies apart away from the striker's side
+        frames.append([(lab, x + (x - 370.0) * 0.6 * k, y - 25.0 * k + (y - 409.0) * 0.6 * k) for lab, x, y in pack])
+    found = _carrom_run(frames)
+    (start,) = [e for e in found if e.type is EventType.SHOT_START]
+    facing = next(oid for oid, place in start.data["positions"].items() if tuple(place) == (370.0, 433.0))
+    contacts = sorted((e for e in found if e.type is EventType.CONTACT), key=lambda e: e.t)
+    assert contacts and contacts[0].objects == ("striker", facing)
+    assert contacts[0].frame is not None and contacts[0].frame - 40 <= 3  # flicked on frame 40
