@@ -155,6 +155,7 @@ class _State:
     seen_y: float = 0.0
     stirred: bool = False  # lost at rest, and since then something may have struck it (see *unstruck*)
     read: str = ""  # the label of its last reading
+    trail: list[tuple[float, float, float]] = field(default_factory=list)  # recent sightings (t, x, y)
 
     @property
     def label(self) -> str:
@@ -343,6 +344,13 @@ class Tracker:
       or, when that takes another, straight back to the man, before any track may take a reading
       of another label: in a break, a black man lost beside the white one took it, and the two
       read each other's colour for the rest of the clip. A numbered label is that object's.
+    * ``roll_base_s``: a ball lost rolling follows its path into a hole after ``occlusion_s``
+      (``_hole_on_path``) only if its velocity is a roll's: its last two velocity estimates
+      agreed, or its velocity agrees with its move over its sightings of this long (three at
+      least). Readings 20-40 mm apart from the truth (a green ball on green cloth, colors seed
+      3802) make every step disagree with the last while the smoothed velocity and the move over
+      a few frames hold true; the ball lost 67 mm short of a corner pocket was "removed". Longer
+      averages more noise away and bends more round a bounce (which then disagrees: no pot).
     * *unstruck*, and ``settled_s``: a player strikes only the pool cue ball, the carrom striker,
       and in bar billiards the ball played from the D (any ball); every other object moves when
       something reaches it. An object ball at rest that nothing can have struck this frame does
@@ -409,7 +417,7 @@ class Tracker:
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
                  twin: float = 0.8, cover_s: float = 5.0, cushion_keep: float = 0.75,
-                 settled_s: float = 0.5) -> None:
+                 settled_s: float = 0.5, roll_base_s: float = 0.3) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -439,6 +447,7 @@ class Tracker:
         self.cover_s = cover_s
         self.cushion_keep = cushion_keep
         self.settled_s = settled_s
+        self.roll_base_s = roll_base_s
         self._covered: Callable[[float, float, float], bool] | None = None
         self._stir: set[int] | None = None  # this frame's *unstruck* judgement (see ``_stirred``)
         self._cushions = [(*spec.nose(c), *c.a, *c.b) for c in spec.cushions]
@@ -1030,6 +1039,7 @@ class Tracker:
                 s.launched = True  # at some moment while unseen: its speed so far is a fraction of it
             s.vx, s.vy = a * mvx + (1 - a) * s.vx, a * mvy + (1 - a) * s.vy
         s.steady = 1 if s.status == TrackStatus.MISSING else s.steady + 1
+        s.trail = [p for p in s.trail if t - p[0] <= self.roll_base_s + 1e-9] + [(t, d.x_mm, d.y_mm)]
         s.x, s.y = d.x_mm, d.y_mm
         if s.launched:
             s.rest_x, s.rest_y = s.seen_x, s.seen_y
@@ -1256,7 +1266,8 @@ class Tracker:
         speed (a velocity made by one wrong pairing points anywhere). A pin still standing on the
         way (within a ball and a pin radius of the path) stops it."""
         speed = math.hypot(s.lost_vx, s.lost_vy)
-        if speed < self.roll_speed_mm_s or not s.steady_roll or s.group.startswith("pin"):
+        if speed < self.roll_speed_mm_s or s.group.startswith("pin") \
+                or not (s.steady_roll or self._rolled_on(s)):
             return None  # at rest, or its velocity is one jump's (a wrong pairing), not a roll
         ux, uy = s.lost_vx / speed, s.lost_vy / speed
 
@@ -1272,6 +1283,19 @@ class Tracker:
             if 0.0 < along <= min(speed * gone, blocked) and off <= h.radius and (best is None or along < best[0]):
                 best = (along, h.id)  # the first hole on its way
         return best[1] if best else None
+
+    def _rolled_on(self, s: _State) -> bool:
+        """Does its velocity when lost agree with its move over its sightings of the last
+        ``roll_base_s`` (at least three)? A ball read with 20-40 mm of noise (a green ball on
+        green cloth) has steps that never agree with each other, while its smoothed velocity
+        and its move over a few frames do; a wrong pairing's jump agrees with neither."""
+        if len(s.trail) < 3:
+            return False
+        t0, x0, y0 = s.trail[0]
+        t1, x1, y1 = s.trail[-1]
+        if t1 - t0 <= 0.0:
+            return False
+        return _agree(s.lost_vx, s.lost_vy, (x1 - x0) / (t1 - t0), (y1 - y0) / (t1 - t0))
 
     def _leaving(self, s: _State) -> bool:
         speed = math.hypot(s.vx, s.vy)
