@@ -628,7 +628,8 @@ class Tracker:
                     s.stirred = s.stirred or id(s) in stirred
                     unstruck = not s.stirred and (in_play or t - s.last_seen_t <= self.lost_jump_s + 1e-9)
                 else:
-                    unstruck = id(s) not in stirred
+                    s.stirred = id(s) in stirred  # kept through its loss, if it is lost on this frame
+                    unstruck = not s.stirred
             larger = strayers.get(i, 0.0)
             strays = i in strayers and not loose
             for j, d in enumerate(dets):
