@@ -791,14 +791,22 @@ class EventExtractor:
         if first is None:
             return []
         hit = first[1]
-        starters = {o.id for o in visible if o.id in self._moving and o.id not in touched and o.id != me.id
-                    and (rp := self._rest_pos.get(o.id)) is not None
-                    and math.hypot(o.x - rp[0], o.y - rp[1]) > o.radius_mm}  # off its rest, not a jitter
-        if not starters & self._pack(visible, hit):
+        if not {o.id for o in self._starters(visible, me, touched)} & self._pack(visible, hit):
             return []
-        sh.lost_hit = True
-        when = (self._prev[hit.id].t + t) / 2.0  # within this frame
-        sh.lost_hit_by = (hit.id, when)
+        return self._hit_while_lost(me, hit, (self._prev[hit.id].t + t) / 2.0, frame)  # within this frame
+
+    def _starters(self, visible: list[Track], me: Track, touched: set[str]) -> list[Track]:
+        """The objects moving that no seen mover touched, found off their rest by more than their
+        radius (not a jitter): what the lost struck object ``me`` can have set moving."""
+        return [o for o in visible if o.id in self._moving and o.id not in touched and o.id != me.id
+                and (rp := self._rest_pos.get(o.id)) is not None
+                and math.hypot(o.x - rp[0], o.y - rp[1]) > o.radius_mm]
+
+    def _hit_while_lost(self, me: Track, hit: Track, when: float, frame: int) -> list[TableEvent]:
+        """The contact of the lost struck object ``me`` with ``hit``, kept as the shot's hit
+        inferred while it was lost (a sighting of that hit later is the same one)."""
+        self._shot.lost_hit = True
+        self._shot.lost_hit_by = (hit.id, when)
         return [TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(me.id, hit.id))]
 
     def _unseen_hit(self, visible: list[Track], me: Track, rest: tuple[float, float], touched: set[str],
@@ -807,12 +815,11 @@ class EventExtractor:
         facing its rest (the one nearest to it) of the pack that something it can have set moving
         belongs to, when that is found off its rest by more than its radius with no seen mover to
         have hit it, within ``cue_lost_s`` of its last sighting. Its line is unknown; what it
-        meets first lies between its rest and what moved. Carroms, break, seed 3701: the striker, lost under the flicking finger, was never
-        seen until the pack had flown apart; the shot's first contact was read between two men.
-        The pool cue ball lost so in a break meets the rack's leading ball."""
-        starters = [o for o in visible if o.id in self._moving and o.id not in touched and o.id != me.id
-                    and (rp := self._rest_pos.get(o.id)) is not None
-                    and math.hypot(o.x - rp[0], o.y - rp[1]) > o.radius_mm]
+        meets first lies between its rest and what moved. Carroms, break, seed 3701: the striker,
+        lost under the flicking finger, was never seen until the pack had flown apart; the shot's
+        first contact was read between two men. The pool cue ball lost so in a break meets the
+        rack's leading ball."""
+        starters = self._starters(visible, me, touched)
         if not starters:
             return []
         pack: set[str] = set()
@@ -829,10 +836,8 @@ class EventExtractor:
         if best is None:
             return []
         hit = best[1]
-        self._shot.lost_hit = True
-        when = self._prev[hit.id].t  # no later than it was last seen at rest, before what it set moving
-        self._shot.lost_hit_by = (hit.id, when)
-        return [TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(me.id, hit.id))]
+        # no later than it was last seen at rest, before what it set moving
+        return self._hit_while_lost(me, hit, self._prev[hit.id].t, frame)
 
     def _pack(self, visible: list[Track], first: Track) -> set[str]:
         """``first`` and the resting objects joined to it through gaps of ``crowd_gap_mm`` at most

@@ -556,11 +556,10 @@ class Tracker:
         index = {id(o): k for k, o in enumerate(tracks)}
         held = {o.label: o for o in self._tracks if o.confirmed and o.status in ALIVE}
         seen_now = [o for o in self._tracks if o.status == TrackStatus.VISIBLE and o.last_seen_t >= t - dt - 1e-6]
-        resting = [(o.x, o.y, self.stay * o.radius_mm) for o in seen_now
-                   if o.confirmed and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        slow = [o for o in seen_now if o.confirmed and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        resting = [(o.x, o.y, self.stay * o.radius_mm) for o in slow]
         # ... and what lies in the way of a fast object's launch (see *launched*)
-        still = [o for o in seen_now if o.confirmed and not o.group.startswith("pin")
-                 and math.hypot(o.vx, o.vy) < self.roll_speed_mm_s]
+        still = [o for o in slow if not o.group.startswith("pin")]
         # fast objects seen a frame ago: what may have knocked a resting one (see knock_cos)
         rolling = [o for o in seen_now if not o.group.startswith("pin")
                    and math.hypot(o.vx, o.vy) >= self.jump_speed_mm_s]
@@ -734,6 +733,8 @@ class Tracker:
         resting = [o for o in self._tracks if o.confirmed and o.status in ALIVE and not o.group.startswith("pin")
                    and math.hypot(*((o.lost_vx, o.lost_vy) if o.status == TrackStatus.MISSING else (o.vx, o.vy)))
                    < self.roll_speed_mm_s]
+        if all(self._cue_strikes(o) for o in resting):
+            return set()  # no object ball at rest to ask of (bar billiards: every ball is played)
         if not any(o.confirmed and o.status in ALIVE and self._cue_strikes(o) for o in self._tracks):
             return {id(o) for o in resting}  # the object struck is not followed: it may be anywhere
         place = {id(o): (o.seen_x, o.seen_y) if o.status == TrackStatus.MISSING else (o.x, o.y) for o in resting}
