@@ -52,6 +52,16 @@ class PinParams:
       "fell" a second time). A pin hidden that way keeps its last state, unless
       its place matches worse than ``gone_match`` and the "ball" lies within a pin's length of
       it: that is the pin itself, fallen.
+    * ``own_level``: how far (RGB distance) a pixel of a pin's box must differ from the bare cloth
+      to be part of the pin's look in a partial fit (:meth:`PinWatcher._own_pixels`): above the
+      camera's noise on the cloth, below the contrast of a pin's shaded side. Judged over its own
+      pixels, a pin slid along the cloth is found wherever it went, whatever now lies where its
+      box's cloth was (a hole's rim, a ball's shadow).
+    * ``strike_share``: how far (in its radii) a ball over a standing pin must have moved since
+      the frame before for the pin to be called fallen while the ball hides it: a pin falls only
+      when struck at a pace. On the development seeds a ball that knocked a pin over moved 0.4
+      to 0.9 radii in the frame the fall was seen; one that nudged a pin and stopped against it,
+      0 to 0.22. A pin hidden by a ball that crept up keeps its state until the ball leaves.
     * ``busy_fraction``: share of the pin's neighbourhood in the foreground above which something
       (a hand, an arm, a cue) is over it and the pin is not judged this frame.
     * ``doubt_fraction``: share of the pin's neighbourhood in the foreground from which a pin that
@@ -80,6 +90,8 @@ class PinParams:
     restand_match: float = 0.93
     partial_match: float = 0.65
     gone_match: float = 0.3
+    own_level: float = 20.0
+    strike_share: float = 0.3
     busy_fraction: float = 0.35
     doubt_fraction: float = 0.2
     mass_pins: float = 4.0
@@ -98,10 +110,17 @@ class _PinState:
     fallen: bool = False
     fallen_mm: tuple[float, float] | None = None
     doubt: bool = False  # its look was lost while something came over its neighbourhood (``doubt_fraction``)
+    #: the template's pixels that are the pin itself (and its shading), not cloth or a hole
+    own: NDArray[np.bool_] | None = None
 
 
 class PinWatcher:
     """Watches the pins of a bar-billiards table; see the module docstring."""
+
+    #: the score of a standing pin seen in its look this frame; one kept as it was while
+    #: something hides it gets ``KEPT``
+    SEEN = 0.9
+    KEPT = 0.4
 
     def __init__(self, view: TableView, pins: tuple[PinSpec, ...], params: PinParams | None = None) -> None:
         self.view = view
@@ -110,6 +129,8 @@ class PinWatcher:
         self._state: list[_PinState] = []
         #: ball detections (x, y, r image px) found to be a fallen pin in the last frame
         self.claimed: list[tuple[float, float, float]] = []
+        #: the ball detections of the frame before (see :meth:`_struck`)
+        self._before: list[tuple[float, float, float]] = []
 
     def _box(self, pin: PinSpec, x_mm: float, y_mm: float) -> tuple[int, int, int, int]:
         """Full-resolution box holding the standing pin (base ring to head), with a small margin."""
@@ -141,8 +162,27 @@ class PinWatcher:
             else:
                 contrast = float(((tpl - tpl.mean(axis=(0, 1))) ** 2).sum())
             base = self.view.project(np.array([[px, py]]), 0.0)[0]
+            own = None if cloth_full is None else self._own_pixels(tpl, cloth_full[y0:y1, x0:x1], x0, y0)
             self._state.append(_PinState(pin, px, py, tpl, max(contrast, 1.0),
-                                         (x0 - int(round(base[0])), y0 - int(round(base[1])))))
+                                         (x0 - int(round(base[0])), y0 - int(round(base[1]))), own=own))
+
+    def _own_pixels(self, tpl: F32, cloth: F32, x0: int, y0: int) -> NDArray[np.bool_] | None:
+        """The pixels of a pin's box that show the pin (or its shading): those that differ from
+        the bare cloth by more than ``own_level`` (or a quarter of the pin's strongest difference,
+        when that is more), grown by a pixel, less any hole of the table. Only these move with the
+        pin: a pin nudged towards its hole (bar billiards seed 4001: 11 mm, up against the hole's
+        rim) brings the hole into its box, and over the whole box it no longer matched where it
+        stood, with a ball against it, and was called fallen."""
+        d = np.sqrt(((tpl - cloth) ** 2).sum(axis=2))
+        own = (d > max(self.p.own_level, 0.25 * float(d.max()))).astype(np.uint8)
+        own = cv2.dilate(own, np.ones((3, 3), np.uint8)) > 0
+        h, w = own.shape
+        yy, xx = np.mgrid[y0:y0 + h, x0:x0 + w]
+        for hole in self.view.spec.holes:
+            c = self.view.project(np.array([[hole.x, hole.y]]), 0.0)[0]
+            r = float(self.view.local_scale(np.array([[hole.x, hole.y]]), 0.0)[0]) * hole.radius + 1.0
+            own &= (xx - c[0]) ** 2 + (yy - c[1]) ** 2 > r * r
+        return own if own.sum() >= 4 else None
 
     def _disc_pixels(self, image: U8 | F32, x_mm: float, y_mm: float, z: float, radius_mm: float) -> F32:
         c = self.view.project(np.array([[x_mm, y_mm]]), z)[0]
@@ -194,6 +234,7 @@ class PinWatcher:
         pixels that look like the bare cloth (0/255; asked for only when a pin falls)."""
         out: list[Detection] = []
         self.claimed = []
+        before, self._before = self._before, list(balls)
         for st in self._state:
             pin = st.spec
             base = self.view.project(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
@@ -218,9 +259,11 @@ class PinWatcher:
                     continue
                 # what shows of the pin's place still has its standing look (a ball resting
                 # against a nudged pin hides half of it): not fallen, whatever the full look says
-                lying = [] if part is not None and part[0] >= self.p.gone_match else \
+                # and a standing pin is knocked over only by a ball that reached it at a pace
+                struck = st.fallen or self._struck(mid, half, balls, before)
+                lying = [] if (part is not None and part[0] >= self.p.gone_match) or not struck else \
                     self._lying_pin(image, st, base, balls)
-                if not lying and part is not None and part[0] < self.p.gone_match and not st.fallen:
+                if not lying and struck and part is not None and part[0] < self.p.gone_match and not st.fallen:
                     st.fallen = True  # what shows of the pin's place has lost its standing look
                     where = self._fallen_position(fg_work, st, balls, bare)
                     if where is not None:
@@ -238,7 +281,7 @@ class PinWatcher:
                     if st.fallen_mm is not None:
                         out.append(self._fallen(st))
                 elif not st.fallen:
-                    out.append(self._standing(st, 0.4))  # unseen: as it was
+                    out.append(self._standing(st, self.KEPT))  # unseen: as it was
                 elif st.fallen_mm is not None:
                     out.append(self._fallen(st))
                 continue
@@ -261,14 +304,14 @@ class PinWatcher:
                     # an arm or a shadow reaching into the pin's box: judge the part in view
                     part = self._partial_fit(image, st, base, balls, hidden)
                     if part is None:
-                        out.append(self._standing(st, 0.4))  # too little in view: as it was
+                        out.append(self._standing(st, self.KEPT))  # too little in view: as it was
                         continue
                     if part[0] >= self.p.partial_match:
                         out.append(self._standing(st))
                         continue
             if not st.fallen and not st.doubt and cover >= self.p.doubt_fraction:
                 st.doubt = True  # something coming over it: judged on the next frame
-                out.append(self._standing(st, 0.4))
+                out.append(self._standing(st, self.KEPT))
                 continue
             st.doubt = False
             st.fallen = True
@@ -278,6 +321,22 @@ class PinWatcher:
             if st.fallen_mm is not None:
                 out.append(self._fallen(st))
         return out
+
+    def _struck(self, mid: NDArray[np.float64], half: float, balls: list[tuple[float, float, float]],
+                before: list[tuple[float, float, float]]) -> bool:
+        """Did a ball over the pin (its box's centre ``mid``, half-diagonal ``half``) come to it at
+        a pace: moved at least ``strike_share`` of its radius since the frame before, or not seen
+        near there then? A pin topples only when struck at a pace; a ball creeping into it slides
+        it along the cloth, and comes to rest against it hiding most of it under a tilted camera
+        (bar billiards seed 1801: the base hidden, a sliver of the head in view, and the white
+        claimed as the pin lying fallen)."""
+        for bx, by, br in balls:
+            if math.hypot(bx - mid[0], by - mid[1]) >= br + half:
+                continue
+            moved = min((math.hypot(bx - px, by - py) for px, py, _ in before), default=math.inf)
+            if moved >= self.p.strike_share * br:
+                return True
+        return False
 
     def _lying_pin(self, image: U8, st: _PinState, base: NDArray[np.float64],
                    balls: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
@@ -301,6 +360,9 @@ class PinWatcher:
         h, w = image.shape[:2]
         s = self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), 0.0)[0]
         reach = max(1, int(round(0.5 * self.p.search_mm * s)))
+        # a ball against the pin joins it in the foreground, and its reading swells towards the
+        # pin: no ball covers more than a ball's size at its place
+        size = float(self.view.ball_radius_px(np.array([[st.x_mm, st.y_mm]]))[0])
         best: tuple[float, tuple[int, int]] | None = None
         for dy in range(-reach, reach + 1):
             for dx in range(-reach, reach + 1):
@@ -309,17 +371,18 @@ class PinWatcher:
                 if x0 < 0 or y0 < 0 or x0 + tw > w or y0 + th > h:
                     continue
                 yy, xx = np.mgrid[y0:y0 + th, x0:x0 + tw]
-                free = np.ones((th, tw), bool)
+                free = np.ones((th, tw), bool) if st.own is None else st.own.copy()
                 for bx, by, br in balls:
-                    free &= (xx - bx) ** 2 + (yy - by) ** 2 > (1.15 * br) ** 2
+                    free &= (xx - bx) ** 2 + (yy - by) ** 2 > (1.15 * min(br, size)) ** 2
                 if hidden is not None:
                     mask, hx, hy = hidden
                     free &= ~mask[y0 - hy:y0 - hy + th, x0 - hx:x0 - hx + tw]
-                if free.mean() < 0.4:
+                share = float(free.sum()) / (free.size if st.own is None else float(st.own.sum()))
+                if share < 0.4:
                     continue
                 win = image[y0:y0 + th, x0:x0 + tw].astype(np.float32)[free]
                 tpl = st.template[free]
-                sq = float(((win - tpl) ** 2).sum()) / max(1.0, st.contrast * float(free.mean()))
+                sq = float(((win - tpl) ** 2).sum()) / max(1.0, st.contrast * share)
                 a, b = win - win.mean(axis=0), tpl - tpl.mean(axis=0)
                 cc = float((a * b).sum() / max(1e-6, math.sqrt(float((a * a).sum()) * float((b * b).sum()))))
                 fit = min(1.0 - sq, cc) - 0.01 * (dx * dx + dy * dy) / reach
@@ -393,11 +456,12 @@ class PinWatcher:
         iy, ix = np.unravel_index(int(np.argmax(pen)), pen.shape)
         return float(fit[iy, ix]), (int(ix) - reach, int(iy) - reach)
 
-    def _standing(self, st: _PinState, score: float = 0.9) -> Detection:
+    def _standing(self, st: _PinState, score: float | None = None) -> Detection:
         pin = st.spec
         px = self.view.project(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]
         r = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]) * pin.radius
-        return Detection(pin.id, "pin-standing", float(px[0]), float(px[1]), max(1.0, r), score)
+        return Detection(pin.id, "pin-standing", float(px[0]), float(px[1]), max(1.0, r),
+                         self.SEEN if score is None else score)
 
     def _fallen(self, st: _PinState) -> Detection:
         pin = st.spec
