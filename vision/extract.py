@@ -109,6 +109,8 @@ class EventExtractor:
         self._pin_moved: dict[str, tuple[float, float]] = {}
         self._pin_stood: dict[str, tuple[float, float]] = {}  # pin -> its last standing reading in view
         self._pin_slid: dict[str, tuple[int, float]] = {}  # pin -> first reading of the slide it is on
+        #: pin -> (frame, t, x, y) of each standing reading in view that differed from the one before
+        self._pin_path: dict[str, list[tuple[int, float, float, float]]] = {}
         self._off: dict[str, float] = {}
         self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
         self._start_t: float | None = None
@@ -1202,6 +1204,10 @@ class EventExtractor:
         then lying); its fall is dated to the start of that slide."""
         stood = self._pin_stood.get(pin.id)
         self._pin_stood[pin.id] = (pin.x, pin.y)
+        if stood is None or (pin.x, pin.y) != stood:
+            path = self._pin_path.setdefault(pin.id, [])
+            path.append((frame, t, pin.x, pin.y))
+            del path[:-PIN_PATH_READINGS]
         if stood is None or math.hypot(pin.x - stood[0], pin.y - stood[1]) <= self.p.pin_slide_mm:
             self._pin_slid.pop(pin.id, None)
         else:
@@ -1256,15 +1262,33 @@ class EventExtractor:
             was = self._pin_moved.get(pin.id, (sx, sy))
             if math.hypot(pin.x - was[0], pin.y - was[1]) > self.p.pin_moved_mm:
                 self._pin_moved[pin.id] = (pin.x, pin.y)
-                events.append(TableEvent(t=t, frame=frame, type=EventType.PIN_MOVED, objects=(pin.id,),
+                came_t, came = self._pin_came(pin, t, frame)
+                events.append(TableEvent(t=came_t, frame=came, type=EventType.PIN_MOVED, objects=(pin.id,),
                                          data={"position": [round(pin.x, 1), round(pin.y, 1)]}))
         return events
+
+    def _pin_came(self, pin: Track, t: float, frame: int) -> tuple[float, int]:
+        """When a pin that moved in the shot came to where it stands: its first reading from which
+        every later one lies within ``pin_slide_mm`` of its place now (a slid pin stops before the
+        balls do: bar billiards seed 4001, two frames after its last step and four before the
+        table came to rest). A pin that arrived before the shot began is dated ``t``/``frame``
+        (the shot's rest)."""
+        came = (t, frame)
+        for f, ft, x, y in reversed(self._pin_path.get(pin.id, [])):
+            if math.hypot(x - pin.x, y - pin.y) > self.p.pin_slide_mm or ft < self._shot.start_t:
+                break
+            came = (ft, f)
+        return came
 
     def _frame_dt(self) -> float:
         if len(self._frame_t) < 2:
             return 1 / 30
         frames = sorted(self._frame_t)[-2:]
         return max(1e-3, self._frame_t[frames[1]] - self._frame_t[frames[0]])
+
+
+#: How many of a pin's changed readings ``EventExtractor._pin_path`` keeps: the steps of a slide.
+PIN_PATH_READINGS = 16
 
 
 #: Events of a shot in play (held back with a start that waits for confirmation).
