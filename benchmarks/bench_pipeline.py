@@ -182,7 +182,7 @@ def fresh_clips(seeds: list[int], folder: Path, games: list[str]) -> list[tuple[
     return out
 
 
-MISS_TYPES = ("pot", "cushion", "pin_fall", "baulk_entry")
+MISS_TYPES = ("pot", "cushion", "pin_fall", "pin_moved", "baulk_entry")
 SPEED_KEYS = ("pipeline_fps", "decode_fps", "ratio_to_decode", "pipeline_cpu_fps", "decode_cpu_fps",
               "cpu_ratio_to_decode")
 
@@ -265,7 +265,8 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         out[table] = {
             "clips": p["clips"],
             "pot": f1("pot"), "first_contact": round(p["fc"][0] / p["fc"][1], 4) if p["fc"][1] else None,
-            "cushion": f1("cushion"), "pin_fall": f1("pin_fall"), "baulk_entry": f1("baulk_entry"),
+            "cushion": f1("cushion"), "pin_fall": f1("pin_fall"), "pin_moved": f1("pin_moved"),
+            "baulk_entry": f1("baulk_entry"),
             "contact": f1("contact"), "shot_start": f1("shot_start"), "at_rest": f1("at_rest"),
             "off_table": f1("off_table"), "placed": f1("placed"),
             "position_error_mm": round(p["pos"][0] / p["pos"][1], 2) if p["pos"][1] else None,
@@ -319,7 +320,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
-    keys = ["clips", "pot", "first_contact", "cushion", "pin_fall", "baulk_entry", "contact", "shot_start",
+    keys = ["clips", "pot", "first_contact", "cushion", "pin_fall", "pin_moved", "baulk_entry", "contact", "shot_start",
             "off_table", "position_error_mm", "identity_accuracy", "pipeline_fps", "decode_fps", "ratio_to_decode",
             "pipeline_cpu_fps", "decode_cpu_fps", "cpu_ratio_to_decode"]
     print(f"{'':22}" + "".join(f"{t:>16}" for t in summary))
