@@ -109,7 +109,7 @@ class EventExtractor:
         self._pin_moved: dict[str, tuple[float, float]] = {}
         self._pin_stood: dict[str, tuple[float, float]] = {}  # pin -> its last standing reading in view
         self._pin_slid: dict[str, tuple[int, float]] = {}  # pin -> first reading of the slide it is on
-        #: pin -> (frame, t, x, y) of each standing reading in view that differed from the one before
+        #: pin -> (frame, t, x, y) of each standing reading in view that moved from the last kept
         self._pin_path: dict[str, list[tuple[int, float, float, float]]] = {}
         self._off: dict[str, float] = {}
         self._anchor: dict[str, tuple[float, float, float, int]] = {}  # id -> x, y, still since t, frame
@@ -1204,8 +1204,8 @@ class EventExtractor:
         then lying); its fall is dated to the start of that slide."""
         stood = self._pin_stood.get(pin.id)
         self._pin_stood[pin.id] = (pin.x, pin.y)
-        if stood is None or (pin.x, pin.y) != stood:
-            path = self._pin_path.setdefault(pin.id, [])
+        path = self._pin_path.setdefault(pin.id, [])
+        if not path or math.hypot(pin.x - path[-1][2], pin.y - path[-1][3]) > PIN_STEP_MM:
             path.append((frame, t, pin.x, pin.y))
             del path[:-PIN_PATH_READINGS]
         if stood is None or math.hypot(pin.x - stood[0], pin.y - stood[1]) <= self.p.pin_slide_mm:
@@ -1287,8 +1287,11 @@ class EventExtractor:
         return max(1e-3, self._frame_t[frames[1]] - self._frame_t[frames[0]])
 
 
-#: How many of a pin's changed readings ``EventExtractor._pin_path`` keeps: the steps of a slide.
+#: How many of a pin's changed readings ``EventExtractor._pin_path`` keeps: the steps of a slide;
+#: and how far (mm) a reading must move from the last kept to be kept (a pixel's step is 2-4 mm;
+#: less is a tracker's smoothing, which would push a slide's first steps out of the 16).
 PIN_PATH_READINGS = 16
+PIN_STEP_MM = 0.5
 
 
 #: Events of a shot in play (held back with a start that waits for confirmation).

@@ -162,23 +162,27 @@ class PinWatcher:
             else:
                 contrast = float(((tpl - tpl.mean(axis=(0, 1))) ** 2).sum())
             base = self.view.project(np.array([[px, py]]), 0.0)[0]
-            own = None if cloth_full is None else self._own_pixels(tpl, cloth_full[y0:y1, x0:x1], x0, y0)
+            own = None if cloth_full is None else self._own_pixels(tpl, cloth_full[y0:y1, x0:x1], x0, y0, (px, py))
             self._state.append(_PinState(pin, px, py, tpl, max(contrast, 1.0),
                                          (x0 - int(round(base[0])), y0 - int(round(base[1]))), own=own))
 
-    def _own_pixels(self, tpl: F32, cloth: F32, x0: int, y0: int) -> NDArray[np.bool_] | None:
+    def _own_pixels(self, tpl: F32, cloth: F32, x0: int, y0: int,
+                    at: tuple[float, float]) -> NDArray[np.bool_] | None:
         """The pixels of a pin's box that show the pin (or its shading): those that differ from
         the bare cloth by more than ``own_level`` (or a quarter of the pin's strongest difference,
-        when that is more), grown by a pixel, less any hole of the table. Only these move with the
-        pin: a pin nudged towards its hole (bar billiards seed 4001: 11 mm, up against the hole's
-        rim) brings the hole into its box, and over the whole box it no longer matched where it
-        stood, with a ball against it, and was called fallen."""
+        when that is more), grown by a pixel, less any hole of the table but the one it stands in
+        (``at``: a pin plugging its hole for sudden death). Only these move with the pin: a pin
+        nudged towards its hole (bar billiards seed 4001: 11 mm, up against the hole's rim) brings
+        the hole into its box, and over the whole box it no longer matched where it stood, with a
+        ball against it, and was called fallen."""
         d = np.sqrt(((tpl - cloth) ** 2).sum(axis=2))
         own = (d > max(self.p.own_level, 0.25 * float(d.max()))).astype(np.uint8)
         own = cv2.dilate(own, np.ones((3, 3), np.uint8)) > 0
         h, w = own.shape
         yy, xx = np.mgrid[y0:y0 + h, x0:x0 + w]
         for hole in self.view.spec.holes:
+            if math.hypot(hole.x - at[0], hole.y - at[1]) < hole.radius:
+                continue
             c = self.view.project(np.array([[hole.x, hole.y]]), 0.0)[0]
             r = float(self.view.local_scale(np.array([[hole.x, hole.y]]), 0.0)[0]) * hole.radius + 1.0
             own &= (xx - c[0]) ** 2 + (yy - c[1]) ** 2 > r * r
