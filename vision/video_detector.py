@@ -661,21 +661,18 @@ class VideoDetector:
         # bar billiards seed 1801, the white read 20 mm from where the pin was last seen, 34 mm
         # from where it had gone; the pin's own reading where it went (the background still
         # holds it where it stood) lies within UNSURE_PIN_REACH (seed 2002: 10 mm).
-        view = self.view
-        assert view is not None
-        rmap = view.radius_map
-        h, w = rmap.shape
-
-        def size(d: Detection) -> float:
-            c = view.to_work(np.array([[d.x, d.y]], dtype=np.float64))[0]
-            r = float(rmap[min(h - 1, max(0, int(c[1]))), min(w - 1, max(0, int(c[0])))]) / view.scale
-            return min(d.radius, r)
-
-        def reach(p: Detection) -> float:
-            return UNSURE_PIN_REACH if p.group == "pin-fallen" or p.score < PinWatcher.SEEN else 1.0
-
-        detections = [d for d in detections if not any(math.hypot(d.x - p.x, d.y - p.y) < size(d) * reach(p) for p in pins)]
-        return detections + pins
+        view, finder = self.view, self._finder
+        if not pins or not detections:
+            return detections + pins
+        assert view is not None and finder is not None
+        reach = [(p, UNSURE_PIN_REACH if p.group == "pin-fallen" or p.score < PinWatcher.SEEN else 1.0) for p in pins]
+        works = view.to_work(np.array([[d.x, d.y] for d in detections], dtype=np.float64))
+        kept: list[Detection] = []
+        for d, (wx, wy) in zip(detections, works, strict=True):
+            size = min(d.radius, finder.radius_at(wx, wy) / view.scale)
+            if not any(math.hypot(d.x - p.x, d.y - p.y) < size * k for p, k in reach):
+                kept.append(d)
+        return kept + pins
 
     def _follow(self, work: U8, bg: Background, circles: list[Circle], fg: U8, k: F32) -> None:
         """Every ``update_every`` frames, let the background follow the light where nothing is."""
