@@ -68,22 +68,27 @@ def decode_fps(video: Path) -> tuple[float, float]:
     return n / max(1e-9, time.perf_counter() - start), n / max(1e-9, time.process_time() - cpu)
 
 
-#: the detector's source (relative to the installed ``tableref`` package): kept detections are
-#: read afresh when any of these changes
-DETECTOR_SOURCES = ("vision/video_*.py", "vision/detect.py", "vision/classical*.py", "vision/pipeline.py",
-                    "calibration/*.py")
+#: the detector's source (per ``tableref`` subpackage, wherever the install maps it: the stages are
+#: top-level folders of the repository): kept detections are read afresh when any of these changes
+DETECTOR_SOURCES = (("vision", "video_*.py"), ("vision", "detect.py"), ("vision", "classical*.py"),
+                    ("vision", "pipeline.py"), ("calibration", "*.py"))
 
 
 def detections_key(video: Path, calibration: dict[str, Any], detector: str) -> str:
     """What a clip's kept detector output depends on: the video, its calibration, the detector."""
-    import tableref
+    import importlib
 
     h = hashlib.sha256(video.read_bytes())
     h.update(json.dumps(calibration, sort_keys=True).encode())
     h.update(detector.encode())
-    package = Path(tableref.__file__).resolve().parent
-    for pattern in DETECTOR_SOURCES:
-        for source in sorted(package.glob(pattern)):
+    for subpackage, pattern in DETECTOR_SOURCES:
+        # an editable install maps ``tableref.vision`` to the repository's ``vision/``, not to a
+        # folder under ``tableref/``: ask the import system where it lives
+        folder = Path(importlib.import_module(f"tableref.{subpackage}").__file__ or "").resolve().parent
+        sources = sorted(folder.glob(pattern))
+        if not sources:
+            raise RuntimeError(f"no detector source {pattern} in {folder}: kept detections cannot be keyed")
+        for source in sources:
             h.update(source.name.encode())
             h.update(source.read_bytes())
     return h.hexdigest()[:20]

@@ -73,3 +73,26 @@ def test_a_replay_of_kept_detections_gives_the_full_runs_events_and_tracks(tmp_p
     moved = json.loads(json.dumps(calibration))
     moved["homography"][0][2] += 1.0
     assert bench.detections_key(video, calibration, "classical") != bench.detections_key(video, moved, "classical")
+
+
+def test_kept_detections_are_read_afresh_when_the_detectors_source_changes(tmp_path: Path, monkeypatch: Any) -> None:
+    """The key of a clip's kept detector output covers the detector's source files where the
+    install really keeps them (an editable install maps ``tableref.vision`` to the repository's
+    ``vision/``): a change to the detector must not replay the old detector's output."""
+    import tableref.vision
+
+    bench = _bench()
+    video = ROOT / "sample_videos" / "up-and-down-legal-pot-s2.mp4"
+    calibration = bench.venue_calibration(json.loads(video.with_suffix(".truth.json").read_text("utf-8")))
+    before = bench.detections_key(video, calibration, "classical")
+    copy = tmp_path / "vision"
+    copy.mkdir()
+    real = Path(tableref.vision.__file__).resolve().parent
+    for source in real.glob("*.py"):
+        (copy / source.name).write_bytes(source.read_bytes())
+    assert bench.detections_key(video, calibration, "classical") == before
+    detector = copy / "video_detector.py"
+    monkeypatch.setattr(tableref.vision, "__file__", str(copy / "__init__.py"))
+    assert bench.detections_key(video, calibration, "classical") == before
+    detector.write_text(detector.read_text("utf-8") + "\n# changed\n", "utf-8")
+    assert bench.detections_key(video, calibration, "classical") != before
