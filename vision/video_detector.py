@@ -136,6 +136,17 @@ class VideoParams:
       a man's). Longer keeps harder strikes; shorter leaves a resting object farther down the
       line less likely to be taken for the struck one (a resting object's own reading on the
       line is matched first in any case).
+    * ``touch_gap``: a moving object hits the first object at rest in its way, and is found
+      nowhere beyond it: not on its launch line, not in the weak change looked for where it was
+      heading, not by its memory's growing gate (``_in_the_way``). A carrom striker lost in its
+      smear as it reached the pack took the reading of the far man it drove on, by each of the
+      three (break, seeds 3702 and 3701). Only an object farther than ``touch_gap`` times their
+      summed radii from where the mover was last placed blocks it: in a rack or a pack a hit
+      passes through touching objects, and a ball leaving its neighbours is not blocked by them
+      (at 1.0 the break's 9, moving off the rack beside the ball it had touched, lost its own
+      reading and a patch of weak change took its name: four false pool pots over the
+      development seeds). Higher lets a mover through more near neighbours; lower blocks a ball
+      on the one it is leaving.
     * ``clear_memory``: the memory weight when this frame's view is unambiguous (one name clearly
       best), so a clear view corrects a wrong memory within a couple of frames.
     * ``solid_after``: pool views of colour all over (hardly any white) after which a ball that
@@ -260,6 +271,7 @@ class VideoParams:
     lost_frames: int = 4
     hidden_frames: int = 150
     hidden_cover: float = 0.5
+    touch_gap: float = 1.2
     size_still: float = 0.5
     still_blur: float = 0.35
     still_blur_length: float = 1.5
@@ -898,7 +910,8 @@ class VideoDetector:
                         and _disc_share(fg, cx, cy, m.r) >= self.p.flick_fill \
                         and not self._beside_hand(cents[i], m.r, changed)
                 else:
-                    ok = math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)
+                    ok = (math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)) \
+                        and not self._beyond_rest(m, cx, cy)
                 if ok:
                     best = (d, i)
             if best is None:
@@ -914,6 +927,18 @@ class VideoDetector:
             if flick:
                 self._flicks.append((out[-1], m))
         return out
+
+    def _beyond_rest(self, m: _Memo, x: float, y: float) -> bool:
+        """Does an object at rest lie in the way from where ``m`` was last placed to (``x``,
+        ``y``), that place beyond it (see ``_in_the_way``)? A fast object lost as it reached
+        resting ones hit them: change beyond them is what it knocked on (carrom break, seed 3702:
+        the striker lost in its smear as it reached the pack was looked for, and found, in the
+        smear of the far man it drove on; that man took the striker's name and its cushion)."""
+        sx, sy = m.seen if m.seen is not None else (m.x, m.y)
+        n = math.hypot(x - sx, y - sy)
+        if n <= m.r:
+            return False
+        return self._in_the_way(m, sx, sy, (x - sx) / n, (y - sy) / n, n) < n
 
     def _beside_hand(self, centre: Any, r: float, changed: U8) -> bool:
         """Is a disc of radius ``r`` at ``centre`` (work px) beside a mass of change it leaves
@@ -1089,6 +1114,7 @@ class VideoDetector:
             within = d < gate * r * (1.0 + grow[None, :])
             self._on_launch_line(xy, r, ages, unlike, within, cost)
             within &= ~self._knocked_towards(xy, r)
+            self._not_past_rests(xy, within)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
             weak = np.array([c.kind == "weak" for c in circles])
@@ -1196,7 +1222,14 @@ class VideoDetector:
         """Let a memory just *launched* (see ``launch_reach``), seen or lost a frame ago, take a
         sighting ahead on its line of motion: ``within`` and ``cost`` (sightings x memories) are
         widened in place. The cost is the distance off the line, in radii, plus half a radius, so
-        a resting object's own reading, right where it lies on that line, stays its own."""
+        a resting object's own reading, right where it lies on that line, stays its own.
+
+        Not beyond an object lying at rest in its way (its centre within their summed radii of
+        the line, nearer than the sighting): the launched object hits that one first, and a
+        sighting beyond it is that object knocked on, or one of the pack behind it (carrom break,
+        seed 3702: the striker's memory reached through the pack to the far man it had driven
+        forward, who took the striker's name and its cushion, while the striker, bounced back,
+        went unnamed). Its own sighting short of the object is still taken."""
         for j, m in enumerate(self._memos):
             speed = math.hypot(m.vx, m.vy)
             if not m.launched or m.age > 1 or speed <= 0.0:
@@ -1205,10 +1238,44 @@ class VideoDetector:
             rx, ry = xy[:, 0] - m.x, xy[:, 1] - m.y
             along = rx * ux + ry * uy
             off = np.abs(rx * uy - ry * ux)
-            ahead = (along > 0.0) & (along <= self.p.launch_reach * m.r) & (off <= r[:, 0])
+            block = self._in_the_way(m, m.x, m.y, ux, uy, self.p.launch_reach * m.r)
+            ahead = (along > 0.0) & (along <= block) & (off <= r[:, 0])
             line = off / r[:, 0] + 0.5 + ages[j] + self.p.colour_cost * unlike[:, j]
             cost[:, j] = np.where(ahead, np.minimum(cost[:, j], line), cost[:, j])
             within[:, j] |= ahead
+
+    def _in_the_way(self, m: _Memo, x: float, y: float, ux: float, uy: float, reach: float) -> float:
+        """How far (work px) from (``x``, ``y``) along the unit direction (``ux``, ``uy``) the
+        first object seen at rest on the last frame lies in the way of ``m`` moving on that line
+        (its centre within their summed radii of it); ``reach`` when none does within it. ``m``
+        hits that object first: nothing beyond it is ``m``. Not an object touching ``m`` where it
+        starts (``touch_gap``): in a rack or a pack a hit passes through touching objects, and a
+        ball leaving its neighbours is not blocked by them (colors seed 4002, break: the 9, moving
+        off the rack, lost its own reading beside the ball it had touched, and a patch of weak
+        change took its name)."""
+        block = reach
+        for o in self._memos:
+            if o is m or not o.still or o.age > 0:
+                continue
+            ox, oy = o.x - x, o.y - y
+            along = ox * ux + oy * uy
+            if 0.0 < along < block and abs(ox * uy - oy * ux) <= m.r + o.r \
+                    and math.hypot(ox, oy) > self.p.touch_gap * (m.r + o.r):
+                block = along
+        return block
+
+    def _not_past_rests(self, xy: F64, within: NDArray[np.bool_]) -> None:
+        """Unpair (in place) each moving memory from the sightings beyond an object at rest in
+        its way (see ``_beyond_rest``). Its gate grows while it is lost (``memory_gate``), and a
+        pack's pieces knocked on move more than their own gate in a frame: the striker, lost in
+        its smear as it reached the pack, took the reading of a man it drove off the pack's far
+        side (carrom break, seed 3702)."""
+        for j, m in enumerate(self._memos):
+            if m.still:
+                continue
+            for i in np.nonzero(within[:, j])[0]:
+                if self._beyond_rest(m, float(xy[i, 0]), float(xy[i, 1])):
+                    within[i, j] = False
 
     def _fast(self) -> list[_Memo]:
         """Memories of objects seen moving fast (a radius a frame or more) on the last frame or

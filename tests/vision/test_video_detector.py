@@ -1343,3 +1343,47 @@ def test_a_pin_nudged_to_its_hole_with_a_ball_against_it_stands(seed: int, in_vi
     if in_view:
         where = scene.mapping.to_table([(pins["pin-100"].x, pins["pin-100"].y)])[0]
         assert abs(where[0] - (pin.x + 11.0)) < 4.0 and abs(where[1] - pin.y) < 4.0
+
+
+def test_a_moving_piece_is_not_found_beyond_a_resting_one_lying_in_its_way() -> None:
+    """Carrom seed 3702 (break): the striker, lost in its smear as it reached the pack, was looked
+    for, and found, in the smear of the far man it had driven on beyond the pack; that man took
+    the striker's name and its cushion, while the striker, bounced back, went unnamed. A moving
+    object hits the first object at rest in its way (its centre within their summed radii of the
+    line): a sighting beyond it is that object knocked on, or one of the pack behind it. Its own
+    sighting short of that object, and one off to the side, are still its own."""
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("carroms", "pot", 3).detector()
+    light = np.array([1.0, 0.0, 0.0, 0.0])
+    striker = _Memo(100.0, 140.0, 0.0, -20.0, np.array([0.0, 0.0, 0.0, 1.0]), r=4.8, age=1, still=False,
+                    launched=True)
+    man = _Memo(100.0, 100.0, 0.0, 0.0, light, r=4.4)
+    det._memos = [striker, man]
+    # beyond the man on the line; short of him; beside the line, clear of him
+    xy = np.array([[100.0, 70.0], [100.0, 112.0], [120.0, 75.0]])
+    r = np.full((3, 1), 4.6)
+    assert [det._beyond_rest(striker, x, y) for x, y in xy] == [True, False, False]
+    within = np.ones((3, 2), dtype=bool)
+    det._not_past_rests(xy, within)
+    assert within[:, 0].tolist() == [False, True, True]
+    assert within[:, 1].all()  # the man's own memory may take any of them
+    # a launched object's reach along its line stops at the man
+    within = np.zeros((3, 2), dtype=bool)
+    cost = np.full((3, 2), 99.0)
+    det._on_launch_line(xy, r, np.array([1.0, 0.0]), np.zeros((3, 2)), within, cost)
+    assert within[:, 0].tolist() == [False, True, False]
+    # with the man gone from his place (knocked a frame ago), the line is clear
+    det._memos = [striker, replace(man, still=False, vx=0.0, vy=-9.0)]
+    assert not det._beyond_rest(striker, 100.0, 70.0)
+    within = np.zeros((3, 2), dtype=bool)
+    det._on_launch_line(xy, r, np.array([1.0, 0.0]), np.zeros((3, 2)), within, cost)
+    assert within[:, 0].tolist() == [True, True, False]
+    # a ball touching the mover where it starts does not block it (``touch_gap``): in a rack a
+    # hit passes through touching balls, and a ball leaving its neighbours is not stopped by them
+    # (colors seed 4002, break: the 9 leaving the rack lost its own reading beside a ball it had
+    # touched, a patch of weak change took its name, and a false pot followed)
+    det._memos = [striker, replace(man, y=131.5)]
+    assert math.hypot(0.0, 140.0 - 131.5) <= det.p.touch_gap * (striker.r + man.r)
+    assert not det._beyond_rest(striker, 100.0, 120.0)
+
