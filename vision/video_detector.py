@@ -697,7 +697,7 @@ class VideoDetector:
             cv2.circle(discs, (int(round(c.x)), int(round(c.y))), int(round(1.5 * c.r * c.size)), 255, -1)
             cv2.circle(near, (int(round(c.x)), int(round(c.y))), int(round(2.6 * c.r * c.size)), 255, -1)
         if bg.unverified.any():
-            bg.reveal(work, self._uncovered(fg, near))
+            bg.reveal(work, cv2.bitwise_and(self._uncovered(fg, near), _off_masses(fg, bg.unverified)))
         protect = cv2.bitwise_or(fg, discs)
         bg.update(work, fg, protect, k, every=self.p.update_every)
 
@@ -1361,6 +1361,22 @@ def _cover_left(fg: U8, m: _Memo, circles: list[Circle]) -> float:
         if math.hypot(c.x - m.x, c.y - m.y) < m.r + 1.1 * c.r * c.size:
             on &= (px - c.x) ** 2 + (py - c.y) ** 2 > (1.1 * c.r * c.size) ** 2
     return float(on.mean()) if len(on) else 0.0
+
+
+def _off_masses(fg: U8, unverified: U8) -> U8:
+    """0/255: pixels that are no part of a piece of change lying mostly (over half its pixels)
+    beyond ``unverified``, the first frame's painted-over places. What an object uncovers there
+    lies within them; a hand or an arm reaching over one spreads far beyond it, and resting
+    there for a few updates it was learned as the board (carrom seed 4101, queen covered: the
+    fingers that set the striker down beside a man were learned around him, so that man
+    measured the striker's size for the rest of the clip and was named the striker)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    if n <= 1:
+        return np.asarray(cv2.bitwise_not(fg), dtype=np.uint8)
+    inside = np.bincount(lab[unverified > 0].ravel(), minlength=n)
+    keep = inside * 2 >= stats[:, cv2.CC_STAT_AREA]
+    keep[0] = True  # no change at all
+    return (keep[lab] * 255).astype(np.uint8)
 
 
 def _bare(work: U8, cloth: F32) -> U8:
