@@ -201,6 +201,15 @@ class VideoParams:
       a longer cover; the cost is that a capsule (a finger) where a covered ball was is taken for it.
       The same share tells the tracker a place is covered (:meth:`VideoDetector.covered`) and says
       that a ball already missed is under an arm rather than smeared (``_lost_streaks``).
+    * ``hidden_shade``: for an object lost at rest, a place darker than this share of its
+      background is covered too. A hand of the board's own hue, in its own shadow, reads as a
+      shadow, not as foreground: a carrom man under the fingers resting on him was forgotten
+      after ``lost_frames``, his place, no longer guarded, was learned as the board with the hand
+      on it, and when the hand lifted the man and the learned hand around him were one piece of
+      change, never found again (rendered carrom seed 4101; the same with the sleeve's edge in
+      the foreground: the man then measured the striker's size). A man under a player's shadow
+      and not found is still there as well. Lower asks for a darker cover; higher keeps objects
+      under fainter shadows (at most ``hidden_frames``).
     * ``roll_share``: an object moving at least this share of its radius a frame is rolling, for
       the search of a smear of a ball lost at rest (``_lost_faint``): lost while another object
       rolled, the shot was under way, and a ball lost at rest that no fast object came near was
@@ -271,6 +280,7 @@ class VideoParams:
     lost_frames: int = 4
     hidden_frames: int = 150
     hidden_cover: float = 0.5
+    hidden_shade: float = 0.8
     touch_gap: float = 1.2
     size_still: float = 0.5
     still_blur: float = 0.35
@@ -369,6 +379,8 @@ class VideoDetector:
         self._last: _Reading | None = None
         #: a foreground given by :meth:`use_foreground` (a replay of recorded detections)
         self._given_fg: U8 | None = None
+        #: the last foreground and the cover made from it (see ``_cover``)
+        self._shade: tuple[U8, U8] | None = None
         self._quiet_run = 0
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
@@ -583,7 +595,7 @@ class VideoDetector:
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
             self._rest_run += 1
-            detections = self._with_pins(self._label(*last.read, fg=last.fg), last.pins)
+            detections = self._with_pins(self._label(*last.read, fg=last.fg, k=last.k), last.pins)
             self._follow(last.work, bg, last.circles, last.fg, last.k)
             return tuple(detections)
         self._quiet_run = 0
@@ -607,7 +619,7 @@ class VideoDetector:
         circles += self._lost_faint(changed, fg, circles)
         circles += self._on_prints(work, fg, circles, bg, changed)
         read = self._read(image, circles, bg)
-        detections = self._label(*read, fg=fg)
+        detections = self._label(*read, fg=fg, k=k)
         balls_px = [(d.x, d.y, d.radius) for d in detections]
         pins: list[Detection] = []
         if self._pins is not None:
@@ -1060,9 +1072,9 @@ class VideoDetector:
         return circles, work_xy, pts, radii, scores, views
 
     def _label(self, circles: list[Circle], work_xy: F64, pts: F64, radii: list[float], scores: list[F64],
-               views: list[int], fg: U8 | None = None) -> list[Detection]:
+               views: list[int], fg: U8 | None = None, k: F32 | None = None) -> list[Detection]:
         """Detections named from this frame's reading blended with the memory."""
-        evidence = self._remember(work_xy, circles, scores, views, fg)
+        evidence = self._remember(work_xy, circles, scores, views, fg, k)
         out: list[Detection] = []
         if self.table == "pool":
             for (x, y), c, r, (n, conf) in zip(pts, circles, radii, assign_unique(evidence), strict=True):
@@ -1077,7 +1089,7 @@ class VideoDetector:
         return out
 
     def _remember(self, xy: F64, circles: list[Circle], scores: list[F64], views: list[int],
-                  fg: U8 | None = None) -> list[F64]:
+                  fg: U8 | None = None, k: F32 | None = None) -> list[F64]:
         """Blend each object's colour evidence with what it showed in earlier frames (the object
         is followed by nearest neighbour, predicted with its last motion).
 
@@ -1212,11 +1224,23 @@ class VideoDetector:
                                    seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j],
                                    solid_run=m.solid_run, launched=m.launched, in_play=in_play))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
-                    _cover_left(fg, m, circles) >= self.p.hidden_cover:
+                    _cover_left(self._cover(fg, k), m, circles) >= self.p.hidden_cover:
                 # under the arm that covers its place
                 memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached[j]))
         self._memos = memos
         return out
+
+    def _cover(self, fg: U8, k: F32 | None) -> U8:
+        """0/255: what covers the board for an object lost at rest (``hidden_shade``): the
+        foreground, and where the picture is much darker than the background."""
+        if k is None:
+            return fg
+        if self._shade is not None and self._shade[0] is fg:
+            return self._shade[1]
+        dark = np.asarray((k < self.p.hidden_shade).view(np.uint8) * np.uint8(255), dtype=np.uint8)
+        cover = np.asarray(cv2.bitwise_or(fg, dark), dtype=np.uint8)
+        self._shade = (fg, cover)
+        return cover
 
     def _on_launch_line(self, xy: F64, r: F64, ages: F64, unlike: F64, within: NDArray[np.bool_], cost: F64) -> None:
         """Let a memory just *launched* (see ``launch_reach``), seen or lost a frame ago, take a
