@@ -121,9 +121,9 @@ class EventExtractor:
         self._last_t = 0.0
         self._last_fast: dict[str, float] = {}  # id -> when it was last seen moving fast
         self._rested: dict[str, tuple[float, float, float]] = {}
-        #: when each track was last seen again after frames unseen (``knocked_off``: an object
-        #: lost after a hit may be the one another lost track finds)
-        self._refound: dict[str, float] = {}
+        #: when each track was last seen again after frames unseen, and when it was seen before
+        #: them (``knocked_off``: an object lost after a hit may be the one another lost track finds)
+        self._refound: dict[str, tuple[float, float]] = {}
         #: id -> hitter's place, own rest place, hitter's speed and when, for an object knocked off its rest
         self._knocked: dict[str, Knock] = {}  # id -> where and when last seen not moving
         self._seen_at: dict[str, float] = {}  # id -> when it was last seen (not predicted), as of the previous frame
@@ -223,7 +223,7 @@ class EventExtractor:
             moving = tr.id in self._moving
             before = self._prev.get(tr.id)
             if tr.status == TrackStatus.VISIBLE and before is not None and t - before.seen_t > 1.5 * self._frame_dt():
-                self._refound[tr.id] = t
+                self._refound[tr.id] = (t, before.seen_t)
             if tr.status == TrackStatus.VISIBLE or before is None:
                 seen_at = (tr.x, tr.y, t, tr.vx if moving else 0.0, tr.vy if moving else 0.0)
             else:  # hidden: where, when and how fast it was last actually seen
@@ -721,6 +721,10 @@ class EventExtractor:
             when = pa.t + frac * (t - pa.t)
             first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
             pf, ps = self._prev[first.id], self._prev[second.id]
+            launched = _launched_into(a, pa, b, pb, t, self.p.start_speed)
+            if launched is not None:
+                first, second, pf = launched
+                ps = self._prev[second.id]
             if not ps.moving:  # knocked off its rest: it leaves along the line of centres
                 self._knocked[second.id] = _knock(pf, ps, when)
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))
@@ -1329,6 +1333,31 @@ def _frame_at(frame_t: dict[int, float], t: float, default: int) -> int:
         if ft <= t + 1e-9 and (best == default or ft > frame_t.get(best, -1)):
             best = f
     return best
+
+
+def _launched_into(a: Track, pa: PathEnd, b: Track, pb: PathEnd, t: float,
+                   slow: float) -> tuple[Track, Track, PathEnd] | None:
+    """(hitter, struck, the hitter as it is now) for a contact of ``a`` and ``b`` neither of
+    which was seen moving on the last frame (both slower than ``slow``): the one that came to
+    the other this frame hit it, at the speed it has now, and the other was knocked off its
+    rest. None when they were moving before (the faster hit the slower) or neither moved.
+
+    A carrom striker flicked too fast to be seen is lost at its baseline and found next beside
+    the man it struck, who is gone in the same frame (over the cushion, off the board): by their
+    last velocities, both zero, the man was the hitter and the striker the piece knocked, so
+    the man's flight was never followed to the board's edge (seeds 3602-3901, piece off the
+    board: his cushion and his leaving the board were lost). Not when the one that moved went
+    away from the other: it hit nothing there (bar billiards seed 4002: the red struck from rest
+    in the D away from a hand's ghost read as a white behind it)."""
+    if max(math.hypot(pa.vx, pa.vy), math.hypot(pb.vx, pb.vy)) >= slow:
+        return None
+    da, db = math.hypot(a.x - pa.x, a.y - pa.y), math.hypot(b.x - pb.x, b.y - pb.y)
+    if max(da, db) <= 0.0:
+        return None
+    (first, pf), (second, ps) = ((a, pa), (b, pb)) if da >= db else ((b, pb), (a, pa))
+    if (first.x - pf.x) * (ps.x - pf.x) + (first.y - pf.y) * (ps.y - pf.y) <= 0.0:
+        return None
+    return first, second, PathEnd(first.x, first.y, first.vx, first.vy, t, True)
 
 
 def _knock(hitter: PathEnd, rested: PathEnd, when: float) -> Knock:

@@ -91,7 +91,7 @@ class KnockedOff:
 
 
 def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | None, tracks: list[Track],
-                refound: dict[str, float], frame_dt: float) -> KnockedOff | None:
+                refound: dict[str, tuple[float, float]], frame_dt: float) -> KnockedOff | None:
     """When and where an object knocked off its rest, never seen again and not into a hole
     (:func:`knocked_into` found none), left the playing surface; None when that is not what
     happened.
@@ -101,18 +101,24 @@ def knocked_off(p: ExtractorParams, spec: TableSpec, tr: Track, hit: Knock | Non
     lost object on a bare place: it went over the edge (a carrom man driven into the frame at
     four metres a second jumps it within two frames, too fast for a smear). Dated to when its
     centre reached the edge at the hitter's speed. Not when an object of its look was first seen,
-    or seen again after frames unseen (``refound``: when each track was), after the hit: that
-    may be it, found again under another name (a man bounced off the cushion and rolled back
-    across the board unseen for a dozen frames, and a man's track lost long before took it).
-    Nor when it was seen after the hit: it was followed, and its track says where it went."""
+    or seen again after frames unseen that began by the hit (``refound``: when each track was,
+    and when it was seen before them), after the hit: that may be it, found again under another
+    name (a man bounced off the cushion and rolled back across the board unseen for a dozen
+    frames, and a man's track lost long before took it). One still seen after the hit, in its
+    own place, and unseen only later (the next man the striker hit, a smear for two frames: carrom
+    seed 3701, piece off the board) was itself then. Nor when the object was seen after the hit:
+    it was followed, and its track says where it went."""
     if hit is None or tr.last_seen_t > hit[5] + 2.0 * frame_dt:
         return None
     hx, hy, rx, ry, speed, when = hit
     if speed < p.knock_off_speed_mm_s:
         return None
-    if any(o.label == tr.label and o.id != tr.id
-           and max(o.first_seen_t, refound.get(o.id, -math.inf)) >= when - frame_dt for o in tracks):
-        return None
+    for o in tracks:
+        if o.label != tr.label or o.id == tr.id:
+            continue
+        back, lost = refound.get(o.id, (-math.inf, math.inf))
+        if o.first_seen_t >= when - frame_dt or (back >= when - frame_dt and lost <= when + frame_dt):
+            return None
     dx, dy = rx - hx, ry - hy
     n = math.hypot(dx, dy)
     if n < 1e-6:

@@ -1346,3 +1346,44 @@ def test_a_striker_never_seen_after_the_flick_broke_the_pack_at_the_man_facing_i
     contacts = sorted((e for e in found if e.type is EventType.CONTACT), key=lambda e: e.t)
     assert contacts and contacts[0].objects == ("striker", facing)
     assert contacts[0].frame is not None and contacts[0].frame - 40 <= 3  # flicked on frame 40
+
+
+def test_a_striker_flicked_unseen_into_a_man_knocks_him_off_the_board() -> None:
+    """Carrom, seeds 3602-3901 (piece off the board): flicked at about 4 m/s, the striker was
+    lost at its baseline (a smear too faint to find) and found next beside a man by the left
+    cushion, who was gone on that same frame, over the cushion and off the board. Both had last
+    been seen at rest, and by those velocities, both zero, the man was taken for the hitter and
+    the striker for the piece knocked: the man's flight was never followed to the board's edge,
+    and his cushion and his leaving the board were lost. The one that came to the other this
+    frame is the hitter. Another man, seen at rest after the hit and then hidden for two frames
+    (the next piece the striker struck, a smear) was himself all along: his reappearance does
+    not make the lost man's fate uncertain."""
+    man, other = ("white", 66.0, 399.0), ("white", 300.0, 230.0)
+    frames = [[man, other, ("striker", 505.0, 620.0)] for _ in range(30)]
+    frames += [[man, other] for _ in range(2)]  # the flicked striker: a smear not found
+    frames += [[other, ("striker", 92.0, 412.0)]]  # the man gone: over the cushion
+    frames += [[other, ("striker", 92.0 + 20.0 * k, 412.0 - 12.0 * k)] for k in range(1, 4)]
+    frames += [[("striker", 152.0 + 10.0 * k, 376.0 - 6.0 * k)] for k in range(1, 3)]  # the other hidden
+    frames += [[other, ("striker", 172.0 + 5.0 * k, 364.0 - 3.0 * k)] for k in range(1, 40)]
+    found = _carrom_run(frames)
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert [e.objects for e in contacts][:1] == [("striker", "white-1")]
+    off = [e for e in found if e.type is EventType.OFF_TABLE]
+    assert [(e.objects, e.data) for e in off] == [(("white-1",), {"returned": False})]
+    touch = [e for e in found if e.type is EventType.CUSHION and e.objects == ("white-1",)]
+    assert [e.where for e in touch] == ["cushion-left"]
+    assert 32 <= touch[0].frame <= off[0].frame <= 35
+
+
+def test_a_ball_struck_from_rest_away_from_a_ghost_behind_it_knocks_nothing_off() -> None:
+    """Bar billiards seed 4002 (return to baulk): the red, struck from rest, was found a frame
+    later 100 mm on, moving away from a hand's ghost read as a white just behind it. Both had
+    been still, and the pair was "in contact" at the frame's start; the ghost, never seen again,
+    must not be taken as knocked by the red along their line and sent off the table."""
+    frames = [[("red", 274.0, 468.0), ("white", 240.0, 471.0)] for _ in range(3)]
+    frames += [[("red", 274.0, 468.0)] for _ in range(28)]
+    frames += [[("red", 274.0 + 95.0 * k, 468.0 + 40.0 * k)] for k in range(1, 8)]
+    frames += [[("red", 939.0, 748.0)] for _ in range(40)]
+    found = _bar_run(frames)
+    assert [e.objects for e in found if e.type is EventType.CONTACT] == [("red", "white-1")]
+    assert [e for e in found if e.type is EventType.OFF_TABLE] == []
