@@ -719,12 +719,13 @@ class EventExtractor:
             key = (a.id, b.id) if a.id < b.id else (b.id, a.id)
             self._shot.touching.add(key)
             when = pa.t + frac * (t - pa.t)
-            first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
-            pf, ps = self._prev[first.id], self._prev[second.id]
             launched = _launched_into(a, pa, b, pb, t, self.p.start_speed)
             if launched is not None:
                 first, second, pf = launched
-                ps = self._prev[second.id]
+            else:  # the faster hit the slower
+                first, second = (a, b) if math.hypot(pa.vx, pa.vy) >= math.hypot(pb.vx, pb.vy) else (b, a)
+                pf = self._prev[first.id]
+            ps = self._prev[second.id]
             if not ps.moving:  # knocked off its rest: it leaves along the line of centres
                 self._knocked[second.id] = _knock(pf, ps, when)
             events.append(TableEvent(t=when, frame=frame, type=EventType.CONTACT, objects=(first.id, second.id)))

@@ -379,8 +379,6 @@ class VideoDetector:
         self._last: _Reading | None = None
         #: a foreground given by :meth:`use_foreground` (a replay of recorded detections)
         self._given_fg: U8 | None = None
-        #: the last foreground and the cover made from it (see ``_cover``)
-        self._shade: tuple[U8, U8] | None = None
         self._quiet_run = 0
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
@@ -903,6 +901,7 @@ class VideoDetector:
         for c in circles:
             cv2.circle(taken, (int(round(c.x)), int(round(c.y))), int(round(1.3 * c.r * c.size)), 255, -1)
         weak = cv2.bitwise_and(changed, cv2.bitwise_not(taken))
+        resting = self._at_rest()
         n, lab, stats, cents = cv2.connectedComponentsWithStats(weak, connectivity=8)
         out: list[Circle] = []
         for m in lost:
@@ -923,7 +922,7 @@ class VideoDetector:
                         and not self._beside_hand(cents[i], m.r, changed)
                 else:
                     ok = (math.hypot(m.vx, m.vy) > m.r or self._smear_from(lab, stats, i, m)) \
-                        and not self._beyond_rest(m, cx, cy)
+                        and not self._beyond_rest(m, resting, cx, cy)
                 if ok:
                     best = (d, i)
             if best is None:
@@ -940,7 +939,7 @@ class VideoDetector:
                 self._flicks.append((out[-1], m))
         return out
 
-    def _beyond_rest(self, m: _Memo, x: float, y: float) -> bool:
+    def _beyond_rest(self, m: _Memo, resting: list[_Memo], x: float, y: float) -> bool:
         """Does an object at rest lie in the way from where ``m`` was last placed to (``x``,
         ``y``), that place beyond it (see ``_in_the_way``)? A fast object lost as it reached
         resting ones hit them: change beyond them is what it knocked on (carrom break, seed 3702:
@@ -950,7 +949,7 @@ class VideoDetector:
         n = math.hypot(x - sx, y - sy)
         if n <= m.r:
             return False
-        return self._in_the_way(m, sx, sy, (x - sx) / n, (y - sy) / n, n) < n
+        return self._in_the_way(m, resting, sx, sy, (x - sx) / n, (y - sy) / n, n) < n
 
     def _beside_hand(self, centre: Any, r: float, changed: U8) -> bool:
         """Is a disc of radius ``r`` at ``centre`` (work px) beside a mass of change it leaves
@@ -1212,6 +1211,7 @@ class VideoDetector:
         busy = any(c.kind in SMEARED for c in circles) or \
             any(m.age == 0 and math.hypot(m.vx, m.vy) > m.r for m in self._memos)
         rolling = [m for m in self._memos if m.age == 0 and math.hypot(m.vx, m.vy) >= self.p.roll_share * m.r]
+        cover: U8 | None = None  # made once, when an object lost at rest asks (see ``_cover``)
         for j, m in enumerate(self._memos):
             if j in used_j:
                 continue
@@ -1224,23 +1224,12 @@ class VideoDetector:
                                    seen=m.seen if m.seen is not None else (m.x, m.y), reached=reached[j],
                                    solid_run=m.solid_run, launched=m.launched, in_play=in_play))
             elif m.still and m.hidden < self.p.hidden_frames and fg is not None and (m.hidden or not busy) and \
-                    _cover_left(self._cover(fg, k), m, circles) >= self.p.hidden_cover:
+                    _cover_left(cover := cover if cover is not None else _cover(fg, k, self.p.hidden_shade), m,
+                                circles) >= self.p.hidden_cover:
                 # under the arm that covers its place
                 memos.append(replace(m, hidden=m.hidden + 1, unseen=m.unseen + 1, reached=reached[j]))
         self._memos = memos
         return out
-
-    def _cover(self, fg: U8, k: F32 | None) -> U8:
-        """0/255: what covers the board for an object lost at rest (``hidden_shade``): the
-        foreground, and where the picture is much darker than the background."""
-        if k is None:
-            return fg
-        if self._shade is not None and self._shade[0] is fg:
-            return self._shade[1]
-        dark = np.asarray((k < self.p.hidden_shade).view(np.uint8) * np.uint8(255), dtype=np.uint8)
-        cover = np.asarray(cv2.bitwise_or(fg, dark), dtype=np.uint8)
-        self._shade = (fg, cover)
-        return cover
 
     def _on_launch_line(self, xy: F64, r: F64, ages: F64, unlike: F64, within: NDArray[np.bool_], cost: F64) -> None:
         """Let a memory just *launched* (see ``launch_reach``), seen or lost a frame ago, take a
@@ -1254,6 +1243,7 @@ class VideoDetector:
         seed 3702: the striker's memory reached through the pack to the far man it had driven
         forward, who took the striker's name and its cushion, while the striker, bounced back,
         went unnamed). Its own sighting short of the object is still taken."""
+        resting = self._at_rest()
         for j, m in enumerate(self._memos):
             speed = math.hypot(m.vx, m.vy)
             if not m.launched or m.age > 1 or speed <= 0.0:
@@ -1262,15 +1252,16 @@ class VideoDetector:
             rx, ry = xy[:, 0] - m.x, xy[:, 1] - m.y
             along = rx * ux + ry * uy
             off = np.abs(rx * uy - ry * ux)
-            block = self._in_the_way(m, m.x, m.y, ux, uy, self.p.launch_reach * m.r)
+            block = self._in_the_way(m, resting, m.x, m.y, ux, uy, self.p.launch_reach * m.r)
             ahead = (along > 0.0) & (along <= block) & (off <= r[:, 0])
             line = off / r[:, 0] + 0.5 + ages[j] + self.p.colour_cost * unlike[:, j]
             cost[:, j] = np.where(ahead, np.minimum(cost[:, j], line), cost[:, j])
             within[:, j] |= ahead
 
-    def _in_the_way(self, m: _Memo, x: float, y: float, ux: float, uy: float, reach: float) -> float:
+    def _in_the_way(self, m: _Memo, resting: list[_Memo], x: float, y: float, ux: float, uy: float,
+                    reach: float) -> float:
         """How far (work px) from (``x``, ``y``) along the unit direction (``ux``, ``uy``) the
-        first object seen at rest on the last frame lies in the way of ``m`` moving on that line
+        first of the objects ``resting`` (``_at_rest``) lies in the way of ``m`` moving on that line
         (its centre within their summed radii of it); ``reach`` when none does within it. ``m``
         hits that object first: nothing beyond it is ``m``. Not an object touching ``m`` where it
         starts (``touch_gap``): in a rack or a pack a hit passes through touching objects, and a
@@ -1278,8 +1269,8 @@ class VideoDetector:
         off the rack, lost its own reading beside the ball it had touched, and a patch of weak
         change took its name)."""
         block = reach
-        for o in self._memos:
-            if o is m or not o.still or o.age > 0:
+        for o in resting:
+            if o is m:
                 continue
             ox, oy = o.x - x, o.y - y
             along = ox * ux + oy * uy
@@ -1288,17 +1279,25 @@ class VideoDetector:
                 block = along
         return block
 
+    def _at_rest(self) -> list[_Memo]:
+        """The memories of objects seen at rest on the last frame: what a moving one may meet
+        in its way (``_in_the_way``)."""
+        return [o for o in self._memos if o.still and o.age == 0]
+
     def _not_past_rests(self, xy: F64, within: NDArray[np.bool_]) -> None:
         """Unpair (in place) each moving memory from the sightings beyond an object at rest in
         its way (see ``_beyond_rest``). Its gate grows while it is lost (``memory_gate``), and a
         pack's pieces knocked on move more than their own gate in a frame: the striker, lost in
         its smear as it reached the pack, took the reading of a man it drove off the pack's far
         side (carrom break, seed 3702)."""
+        resting = self._at_rest()
+        if not resting:
+            return
         for j, m in enumerate(self._memos):
             if m.still:
                 continue
             for i in np.nonzero(within[:, j])[0]:
-                if self._beyond_rest(m, float(xy[i, 0]), float(xy[i, 1])):
+                if self._beyond_rest(m, resting, float(xy[i, 0]), float(xy[i, 1])):
                     within[i, j] = False
 
     def _fast(self) -> list[_Memo]:
@@ -1385,6 +1384,15 @@ def _cover_left(fg: U8, m: _Memo, circles: list[Circle]) -> float:
         if math.hypot(c.x - m.x, c.y - m.y) < m.r + 1.1 * c.r * c.size:
             on &= (px - c.x) ** 2 + (py - c.y) ** 2 > (1.1 * c.r * c.size) ** 2
     return float(on.mean()) if len(on) else 0.0
+
+
+def _cover(fg: U8, k: F32 | None, shade: float) -> U8:
+    """0/255: what covers the board for an object lost at rest (``VideoParams.hidden_shade``):
+    the foreground, and where the picture is darker than ``shade`` of the background (``k``)."""
+    if k is None:
+        return fg
+    dark = np.asarray((k < shade).view(np.uint8) * np.uint8(255), dtype=np.uint8)
+    return np.asarray(cv2.bitwise_or(fg, dark), dtype=np.uint8)
 
 
 def _off_masses(fg: U8, unverified: U8) -> U8:

@@ -1369,7 +1369,7 @@ def test_a_moving_piece_is_not_found_beyond_a_resting_one_lying_in_its_way() -> 
     # beyond the man on the line; short of him; beside the line, clear of him
     xy = np.array([[100.0, 70.0], [100.0, 112.0], [120.0, 75.0]])
     r = np.full((3, 1), 4.6)
-    assert [det._beyond_rest(striker, x, y) for x, y in xy] == [True, False, False]
+    assert [det._beyond_rest(striker, det._at_rest(), x, y) for x, y in xy] == [True, False, False]
     within = np.ones((3, 2), dtype=bool)
     det._not_past_rests(xy, within)
     assert within[:, 0].tolist() == [False, True, True]
@@ -1381,7 +1381,7 @@ def test_a_moving_piece_is_not_found_beyond_a_resting_one_lying_in_its_way() -> 
     assert within[:, 0].tolist() == [False, True, False]
     # with the man gone from his place (knocked a frame ago), the line is clear
     det._memos = [striker, replace(man, still=False, vx=0.0, vy=-9.0)]
-    assert not det._beyond_rest(striker, 100.0, 70.0)
+    assert not det._beyond_rest(striker, det._at_rest(), 100.0, 70.0)
     within = np.zeros((3, 2), dtype=bool)
     det._on_launch_line(xy, r, np.array([1.0, 0.0]), np.zeros((3, 2)), within, cost)
     assert within[:, 0].tolist() == [True, True, False]
@@ -1391,7 +1391,7 @@ def test_a_moving_piece_is_not_found_beyond_a_resting_one_lying_in_its_way() -> 
     # touched, a patch of weak change took its name, and a false pot followed)
     det._memos = [striker, replace(man, y=131.5)]
     assert math.hypot(0.0, 140.0 - 131.5) <= det.p.touch_gap * (striker.r + man.r)
-    assert not det._beyond_rest(striker, 100.0, 120.0)
+    assert not det._beyond_rest(striker, det._at_rest(), 100.0, 120.0)
 
 
 def test_a_hand_reaching_over_a_first_frame_place_is_not_learned_as_the_board() -> None:
