@@ -61,6 +61,7 @@ from tableref.vision.video_balls import (
 )
 from tableref.vision.video_cast import CastParams, LightCast
 from tableref.vision.video_cloth import Background, ForegroundParams, cloth_field
+from tableref.vision.video_exposure import ExposureMeter, ExposureParams, corrected, gain_table
 from tableref.vision.video_geometry import CalibratedMapping, StaticDisc, TableView
 from tableref.vision.video_identity import (
     CAP_WHITE,
@@ -268,6 +269,7 @@ class VideoParams:
     """
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
+    exposure: ExposureParams = field(default_factory=ExposureParams)
     circles: CircleParams = field(default_factory=CircleParams)
     pins: PinParams = field(default_factory=PinParams)
     prints: PrintParams = field(default_factory=PrintParams)
@@ -366,6 +368,8 @@ class VideoDetector:
         self._finder: ObjectFinder | None = None
         self._pins: PinWatcher | None = None
         self._prints: PrintWatcher | None = None
+        self._meter: ExposureMeter | None = None  # the camera's gain, on the view's surface
+        self._meter_view: TableView | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -380,6 +384,8 @@ class VideoDetector:
         #: a foreground given by :meth:`use_foreground` (a replay of recorded detections)
         self._given_fg: U8 | None = None
         self._quiet_run = 0
+        #: the camera's gain (B, G, R) this frame was divided by, None when uncorrected (video_exposure)
+        self.gain: NDArray[np.float64] | None = None
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
         self._flicks: list[tuple[Circle, _Memo]] = []  # this frame's sightings of a struck object (_lost_faint)
@@ -588,8 +594,12 @@ class VideoDetector:
             raise UserError("expected a colour (BGR, 8-bit) image")
         view = self._ensure_view(image)
         last, bg = self._last, self.background
+        probe: U8 | None = None
+        if bg is not None:
+            image, probe = self._exposed(image, view, bg, last)
         # the cheap look is needed only to compare with a still frame, or to be compared with
-        probe = view.probe_image(image) if last is not None and last.still else None
+        if last is None or not last.still:
+            probe = None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
             self._rest_run += 1
@@ -641,6 +651,19 @@ class VideoDetector:
         self._last = _Reading(work, probe, read, pins, circles, fg, k, still)
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
+
+    def _exposed(self, image: U8, view: TableView, bg: Background, last: _Reading | None) -> tuple[U8, U8]:
+        """``image`` brought back to the exposure the background was learned at, and its cheap
+        look (:meth:`TableView.probe_image`): see :mod:`tableref.vision.video_exposure`."""
+        probe = view.probe_image(image)
+        if self._meter is None or self._meter_view is not view:
+            self._meter, self._meter_view = ExposureMeter(view.surface_mask, self.p.exposure), view
+        gain = self._meter.gain(probe, bg.image, last.fg if last is not None else None)
+        self.gain = gain
+        if gain is None:
+            return image, probe
+        table = gain_table(gain)
+        return corrected(image, table, view.box), corrected(probe, table)
 
     def covered(self, x: float, y: float, radius: float) -> bool:
         """Does the last frame's foreground cover at least ``hidden_cover`` of the disc at image
