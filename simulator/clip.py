@@ -61,6 +61,7 @@ def render_meta(look: Look) -> dict[str, Any]:
         "noise_sigma": round(look.noise_sigma, 3),
         "jpeg_quality": look.jpeg_quality,
         "exposure": round(look.exposure, 3),
+        "auto_exposure": [[round(a, 4), round(period, 3), round(phase, 3)] for a, period, phase in look.auto_exposure],
         "softness_px": round(look.softness_px, 3),
         "vignette": round(look.vignette, 3),
         "floor": look.furniture.floor_kind,

@@ -220,6 +220,8 @@ class Renderer:
                     self._draw_parts(img, r)
         if player:
             draw_shapes(img, player, self.look, self.background.gain)
+        if self.look.auto_exposure:  # the camera's own exposure, before its sensor noise
+            img = np.asarray(cv2.convertScaleAbs(img, alpha=self.look.gain_at(frame.t)), dtype=np.uint8)
         self.noise.apply(img)
         if self.look.jpeg_quality:
             img = jpeg_round_trip(img, self.look.jpeg_quality)

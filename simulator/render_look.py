@@ -10,6 +10,7 @@ pure function of (table, seed, resolution, fps), so a clip re-renders to the sam
 from __future__ import annotations
 
 import colorsys
+import math
 import zlib
 from dataclasses import dataclass
 
@@ -109,10 +110,17 @@ class Look:
     texture_seed: int = 0
     noise_seed: int = 0
     orientation_seed: int = 0
+    #: the camera's auto exposure: (amplitude, period in s, phase) of swings of the whole
+    #: picture's gain over the clip; empty for a camera whose exposure is locked
+    auto_exposure: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def main_light(self) -> Light:
         return max(self.lights, key=lambda light: light.intensity)
+
+    def gain_at(self, t: float) -> float:
+        """The camera's exposure gain at ``t`` seconds into the clip (1.0: as the look was lit)."""
+        return 1.0 + sum(a * math.sin(2.0 * math.pi * t / period + phase) for a, period, phase in self.auto_exposure)
 
 
 def object_plane_z(spec: TableSpec) -> float:
@@ -290,4 +298,19 @@ def random_look(spec: TableSpec, seed: int, width: int = 1280, height: int = 720
         texture_seed=int(rng.integers(1 << 30)),
         noise_seed=int(rng.integers(1 << 30)),
         orientation_seed=int(rng.integers(1 << 30)),
+        auto_exposure=_auto_exposure(spec, seed),
     )
+
+
+def _auto_exposure(spec: TableSpec, seed: int) -> tuple[tuple[float, float, float], ...]:
+    """Half the ball tables' cameras set their own exposure: a player leaning over the table, a
+    door or a skylight swings the whole picture by a few to ten per cent over a few seconds. Drawn
+    from its own stream, so a seed's other draws are those it always had. Card tables keep a
+    locked exposure (the card reader has not been measured under a swinging one)."""
+    if spec.name not in ("pool", "carrom", "bar-billiards"):
+        return ()
+    rng = np.random.default_rng([int(seed), zlib.crc32(spec.name.encode()), 0xE7905])
+    if rng.random() < 0.5:
+        return ()
+    return tuple((float(rng.uniform(0.03, 0.08)), float(rng.uniform(2.0, 8.0)), float(rng.uniform(0.0, 2.0 * math.pi)))
+                 for _ in range(int(rng.integers(1, 3))))

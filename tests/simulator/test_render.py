@@ -11,22 +11,24 @@ import pytest
 
 from tableref.calibration.camera import CameraModel
 from tableref.calibration.spec import TableSpec, load_table
-from tableref.simulator.clip import truth_dict
+from tableref.simulator.clip import render_meta, truth_dict
 from tableref.simulator.render import Renderer, roll
 from tableref.simulator.render_look import Look, random_look
 from tableref.simulator.state import CueState, FrameState, HandState, ObjectState, ObjectStatus, SimResult
 
 
 def _still_look(spec: TableSpec, seed: int, tilt: float, width: int = 1280, height: int = 720) -> Look:
-    """A seed's look with the lens made ideal, the noise off and the room evenly lit, so that a whole
-    ball (its shaded side too) stands out from the cloth and its blob can be measured exactly."""
+    """A seed's look with the lens made ideal, the noise off, the exposure locked and the room evenly
+    lit, so that a whole ball (its shaded side too) stands out from the cloth and its blob can be
+    measured exactly."""
     look = random_look(spec, seed, width, height)
     x0, y0, x1, y1 = look.furniture.outer(spec)
     keep = [(x0, y0, 40.0), (x1, y0, 40.0), (x1, y1, 40.0), (x0, y1, 40.0)]
     cam = CameraModel.looking_at(width=width, height=height, fps=30, target=(spec.length_mm / 2, spec.width_mm / 2),
                                  height_mm=look.camera.height_mm, tilt_deg=tilt, azimuth_deg=55.0 + 40 * seed,
                                  roll_deg=2.0, keep_in_view=keep)
-    return replace(look, camera=cam, noise_sigma=0.0, jpeg_quality=0, cloth_bgr=(70, 80, 30), ambient=3.0)
+    return replace(look, camera=cam, noise_sigma=0.0, jpeg_quality=0, cloth_bgr=(70, 80, 30), ambient=3.0,
+                   auto_exposure=())
 
 
 def _balls(spec: TableSpec) -> list[ObjectState]:
@@ -257,3 +259,28 @@ def test_carrom_homography_lands_on_the_top_face_of_a_man() -> None:
         assert math.hypot(x0 + m["m10"] / m["m00"] - u, y0 + m["m01"] / m["m00"] - v) < 1.0, man.id
     # the plane of a ball's centre would miss the top face's centre under this tilt
     assert truth["homography_z_mm"] < 15.5
+
+
+def test_a_camera_setting_its_own_exposure_swings_the_whole_picture() -> None:
+    """Half the ball tables' seeds draw a camera with auto exposure (a player leaning in, a door
+    opening): the same still table is brighter or darker by the look's gain at each moment, the
+    truth records the swing, and a seed with a locked exposure renders every moment alike."""
+    spec = load_table("pool")
+    looks = [random_look(spec, seed, 640, 360) for seed in range(20, 40)]
+    swinging = [lk for lk in looks if lk.auto_exposure]
+    assert 4 <= len(swinging) <= 16
+    assert all(0.03 <= a <= 0.08 and 2.0 <= p <= 8.0 for lk in swinging for a, p, _ in lk.auto_exposure)
+    look = replace(swinging[0], noise_sigma=0.0, jpeg_quality=0)
+    ball = ObjectState("ball-0", "cue", 600, 300, 28.6)
+    times = [0.0] + [k * 0.25 for k in range(1, 16)]
+    t_hi = max(times, key=look.gain_at)
+    t_lo = min(times, key=look.gain_at)
+    hi = Renderer(spec, look).render(FrameState(0, t_hi, (ball,))).astype(np.float64)
+    lo = Renderer(spec, look).render(FrameState(0, t_lo, (ball,))).astype(np.float64)
+    mid = (hi < 200) & (lo > 30)  # unclipped
+    assert abs(float(hi[mid].sum() / lo[mid].sum()) - look.gain_at(t_hi) / look.gain_at(t_lo)) < 0.01
+    locked = replace(look, auto_exposure=())
+    a = Renderer(spec, locked).render(FrameState(0, t_hi, (ball,)))
+    b = Renderer(spec, locked).render(FrameState(0, t_lo, (ball,)))
+    assert np.array_equal(a, b)
+    assert render_meta(look)["auto_exposure"] and not render_meta(locked)["auto_exposure"]
