@@ -594,12 +594,11 @@ class VideoDetector:
             raise UserError("expected a colour (BGR, 8-bit) image")
         view = self._ensure_view(image)
         last, bg = self._last, self.background
-        probe: U8 | None = None
+        # the cheap look measures the camera's gain, and tells a still frame repeated (_quiet)
+        look: U8 | None = None
         if bg is not None:
-            image, probe = self._exposed(image, view, bg, last)
-        # the cheap look is needed only to compare with a still frame, or to be compared with
-        if last is None or not last.still:
-            probe = None
+            image, look = self._exposed(image, view, bg, last)
+        probe = look if last is not None and last.still else None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
             self._rest_run += 1
@@ -647,7 +646,7 @@ class VideoDetector:
             any(math.hypot(m.vx, m.vy) >= self.p.roll_share * m.r for m in self._memos)
         self._rest_run = 0 if rolled else self._rest_run + 1
         if still and probe is None:
-            probe = view.probe_image(image)
+            probe = look if look is not None else view.probe_image(image)
         self._last = _Reading(work, probe, read, pins, circles, fg, k, still)
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
