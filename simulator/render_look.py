@@ -303,12 +303,9 @@ def random_look(spec: TableSpec, seed: int, width: int = 1280, height: int = 720
 
 
 def _auto_exposure(spec: TableSpec, seed: int) -> tuple[tuple[float, float, float], ...]:
-    """Half the ball tables' cameras set their own exposure: a player leaning over the table, a
-    door or a skylight swings the whole picture by a few to ten per cent over a few seconds. Drawn
-    from its own stream, so a seed's other draws are those it always had. Card tables keep a
-    locked exposure (the card reader has not been measured under a swinging one)."""
-    if spec.name not in ("pool", "carrom", "bar-billiards"):
-        return ()
+    """Half the cameras set their own exposure: a player leaning over the table, a door or a
+    skylight swings the whole picture by a few to ten per cent over a few seconds. Drawn from its
+    own stream, so a seed's other draws are those it always had."""
     rng = np.random.default_rng([int(seed), zlib.crc32(spec.name.encode()), 0xE7905])
     if rng.random() < 0.5:
         return ()
