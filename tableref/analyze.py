@@ -223,6 +223,15 @@ def analyze(source: str, table: str, out_dir: Path, game: str | None = None, cal
         "processing_fps": round(index / max(elapsed, 1e-6), 1), "events": dict(sorted(counts.items())),
         "detector": detector, "camera_resolution": resolution.to_json(),
     }
+    shift = getattr(pipeline.detector, "shift", None)
+    if shift is not None:
+        # a camera knocked or sagging is followed; one moved further needs calibrating again
+        summary["camera_shift"] = {"followed_px": list(shift.followed),
+                                   "moved_px": None if shift.moved_px is None else round(shift.moved_px, 1)}
+        if shift.moved_px is not None:
+            print(f"warning: the camera moved about {shift.moved_px:.0f} pixels from where it was calibrated, more "
+                  f"than the detector follows ({shift.p.max_px:.0f}); positions and calls after it are unreliable: "
+                  "run `tableref calibrate` again", file=sys.stderr)
     if feed is not None:
         summary["referee"] = feed.finish()
         with (out_dir / "referee.jsonl").open("w", encoding="utf-8") as fh:

@@ -76,6 +76,7 @@ from tableref.vision.video_identity import (
 )
 from tableref.vision.video_pins import PinParams, PinWatcher
 from tableref.vision.video_prints import PrintParams, PrintWatcher
+from tableref.vision.video_shift import CameraShift, ShiftParams
 from tableref.vision.video_tint import TintParams, tinted
 
 U8 = NDArray[np.uint8]
@@ -270,6 +271,7 @@ class VideoParams:
 
     foreground: ForegroundParams = field(default_factory=ForegroundParams)
     exposure: ExposureParams = field(default_factory=ExposureParams)
+    shift: ShiftParams = field(default_factory=ShiftParams)
     circles: CircleParams = field(default_factory=CircleParams)
     pins: PinParams = field(default_factory=PinParams)
     prints: PrintParams = field(default_factory=PrintParams)
@@ -386,6 +388,8 @@ class VideoDetector:
         self._quiet_run = 0
         #: the camera's gain (B, G, R) this frame was divided by, None when uncorrected (video_exposure)
         self.gain: NDArray[np.float64] | None = None
+        #: the picture's move since the background was learned (video_shift); made with the view
+        self.shift: CameraShift | None = None
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
         self._flicks: list[tuple[Circle, _Memo]] = []  # this frame's sightings of a struck object (_lost_faint)
@@ -597,6 +601,9 @@ class VideoDetector:
         # the cheap look measures the camera's gain, and tells a still frame repeated (_quiet)
         look: U8 | None = None
         if bg is not None:
+            if self.shift is None or self.shift.scale != view.scale:
+                self.shift = CameraShift(view.scale, self.p.shift)
+            image = self.shift.apply(image, view.box)
             image, look = self._exposed(image, view, bg, last)
         probe = look if last is not None and last.still else None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
@@ -608,6 +615,9 @@ class VideoDetector:
         self._quiet_run = 0
         self._flicks = []
         work = view.work_image(image)
+        if bg is not None and self.shift is not None:
+            # on the work image itself: the cheap look is sampled a quarter of a work pixel apart
+            self.shift.observe(work, bg.image, last.fg if last is not None else None)
         start_found = self._start(work, image) if self.background is None else []
         bg = self.background
         finder = self._finder
