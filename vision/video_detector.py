@@ -96,6 +96,10 @@ STRIKER_SURE = 0.9
 #: into its hole must not be lost, nor one resting against a pin it slid out of sight).
 UNSURE_PIN_REACH = 0.6
 
+#: a "ball" nearer a fallen pin's axis than the pin's radius and this share of a ball's radius is
+#: part of that pin (``VideoDetector._with_pins``)
+LYING_SLACK = 0.5
+
 #: Tables this detector reads (cards need a card reader, not circles).
 VIDEO_TABLES = ("pool", "bar-billiards", "carrom")
 
@@ -720,12 +724,23 @@ class VideoDetector:
             return detections + pins
         assert view is not None and finder is not None
         reach = [(p, UNSURE_PIN_REACH if p.group == "pin-fallen" or p.score < PinWatcher.SEEN else 1.0) for p in pins]
+        # A fallen pin is a pin's height long: a "ball" on its body is the pin, however far from
+        # its middle. Bar billiards seed 4502: the 200 pin, knocked over about its foot, lay
+        # across its spot; the look of its foot there (the background still held it standing)
+        # was read as the white, 14 mm from the lying pin's middle, that had dropped into the 200
+        # hole ten frames before, and the white was "potted" 32 frames late. A ball can come no
+        # nearer the axis than the two radii; half a ball radius leaves room for the pin's
+        # place being known to a few millimetres.
+        lying = self._pins.lying() if any(p.group == "pin-fallen" for p in pins) else []
         works = view.to_work(np.array([[d.x, d.y] for d in detections], dtype=np.float64))
         kept: list[Detection] = []
         for d, (wx, wy) in zip(detections, works, strict=True):
             size = min(d.radius, finder.radius_at(wx, wy) / view.scale)
-            if not any(math.hypot(d.x - p.x, d.y - p.y) < size * k for p, k in reach):
-                kept.append(d)
+            if any(math.hypot(d.x - p.x, d.y - p.y) < size * k for p, k in reach):
+                continue
+            if any(_to_segment(d.x, d.y, a, b) < r + LYING_SLACK * size for a, b, r in lying):
+                continue
+            kept.append(d)
         return kept + pins
 
     def _follow(self, work: U8, bg: Background, circles: list[Circle], fg: U8, k: F32) -> None:
@@ -1587,3 +1602,11 @@ def _continues(st: Circle, m: _Memo, reach: float, unclaimed: list[Circle]) -> b
 
 def _score(c: Circle, conf: float) -> float:
     return float(min(1.0, max(0.01, c.score * (0.55 + 0.45 * min(1.0, conf)))))
+
+
+def _to_segment(x: float, y: float, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
+    """Distance from (``x``, ``y``) to the segment from ``a`` to ``b``."""
+    dx, dy = float(b[0] - a[0]), float(b[1] - a[1])
+    n = dx * dx + dy * dy
+    t = 0.0 if n <= 0.0 else min(1.0, max(0.0, ((x - float(a[0])) * dx + (y - float(a[1])) * dy) / n))
+    return math.hypot(x - float(a[0]) - t * dx, y - float(a[1]) - t * dy)

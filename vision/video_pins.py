@@ -121,6 +121,8 @@ class PinWatcher:
     #: something hides it gets ``KEPT``
     SEEN = 0.9
     KEPT = 0.4
+    #: a fallen pin found nearer than this (mm) to where it stood has no direction (see :meth:`lying`)
+    LYING_MIN_MM = 8.0
 
     def __init__(self, view: TableView, pins: tuple[PinSpec, ...], params: PinParams | None = None) -> None:
         self.view = view
@@ -466,6 +468,28 @@ class PinWatcher:
         r = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]) * pin.radius
         return Detection(pin.id, "pin-standing", float(px[0]), float(px[1]), max(1.0, r),
                          self.SEEN if score is None else score)
+
+    def lying(self) -> list[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
+        """Each fallen pin's body as it lies: the ends of its axis and its radius, in picture
+        pixels. A pin falls over about its foot, so its axis runs from near where it stood
+        through where it was found lying, a pin's height long; one found within ``LYING_MIN_MM``
+        of where it stood (dropped into its hole, or lying towards the camera) has no direction
+        and none is given."""
+        out: list[tuple[NDArray[np.float64], NDArray[np.float64], float]] = []
+        for st in self._state:
+            if not st.fallen or st.fallen_mm is None:
+                continue
+            fx, fy = st.fallen_mm
+            ux, uy = fx - st.x_mm, fy - st.y_mm
+            n = math.hypot(ux, uy)
+            if n < self.LYING_MIN_MM:
+                continue
+            half = 0.5 * st.spec.height
+            ends = np.array([[fx - half * ux / n, fy - half * uy / n], [fx + half * ux / n, fy + half * uy / n]])
+            px = self.view.project(ends, self.view.plane_z)
+            r = float(self.view.local_scale(np.array([st.fallen_mm]), self.view.plane_z)[0]) * st.spec.radius
+            out.append((px[0], px[1], r))
+        return out
 
     def _fallen(self, st: _PinState) -> Detection:
         pin = st.spec
