@@ -2,12 +2,13 @@
 
 A venue's camera sets its own exposure: a player in a dark shirt leaning over the table, a cloud
 over a skylight or a door opening brightens or darkens the whole picture by ten or twenty per
-cent within half a second, and mains lamps beat with the frame rate by a few per cent. The
+cent within a second or two, and mains lamps beat with the frame rate by a few per cent. The
 background model follows the light only slowly (``ForegroundParams.follow_rate``) and only where
 the picture is within ``follow_band`` of it, because a shadow must never be learned; a whole
 picture a tenth brighter is then all "brighter than the background" (a white ball's test) and the
 cloth's own texture and prints break into objects: false pots, cushions and shot starts (rendered
-clips re-exposed by a swing of +-12 % over three seconds: four false pots in two pool clips).
+clips re-exposed by a swing of +-12 % over three seconds, one a game: three false pots more, a
+carrom pot lost, ten false cushions).
 
 So each frame is first brought back to the exposure the background was learned at: the gain of
 each colour channel is measured on the cloth where nothing is (the pixels that were not

@@ -33,10 +33,12 @@ F32 = NDArray[np.float32]
 class ShiftParams:
     """When the picture's move is measured and followed.
 
-    * ``every``: frames between measurements (one costs a millisecond or two at the work size of
-      a pool table; a knock is followed within two measurements, two thirds of a second at 30 fps).
-    * ``min_px``: a move (picture pixels) smaller than this is left alone: half a pixel is the
-      measurement's own noise on a busy table, and whole-pixel steps could not correct it.
+    * ``every``: frames read in full between measurements (one costs a millisecond or two at the
+      work size of a pool table; a knock is followed within two measurements, two thirds of a
+      second at 30 fps while anything moves; a still table is read in full every tenth frame).
+    * ``min_px``: a move (picture pixels) smaller than this is left alone: whole-pixel steps
+      could not correct it, and what is left is under a millimetre (the measurement itself
+      agrees with a known move to a few hundredths of a pixel on our clips).
     * ``agree_px``: two measurements in a row must agree within this to be followed (a hand
       sweeping over the table moves one measurement, not two the same way).
     * ``max_px``: a move larger than this is not followed but reported (calibrate again).
@@ -56,7 +58,7 @@ class CameraShift:
         self.scale = scale
         #: the whole-pixel move (dx, dy) every frame is translated back by
         self.followed: tuple[int, int] = (0, 0)
-        #: the measured move beyond ``max_px`` (picture pixels), None while the camera is where it was
+        #: a move measured too large to follow (picture pixels, see ``max_px``); None until then
         self.moved_px: float | None = None
         self._pending: tuple[float, float] | None = None
         self._frames = 0
