@@ -654,8 +654,9 @@ class VideoDetector:
             pins = self._pins.detect(image, None, balls_px, fg, bare_cloth)
         detections = self._with_pins(detections, pins)
         self._follow(work, bg, circles, fg, k)
+        # (a pin whose look was lost this frame is judged again on the next: that frame is read)
         still = all(m.age == 0 and math.hypot(m.vx, m.vy) < self.p.quiet_speed for m in self._memos) \
-            and all(c.kind not in SMEARED for c in circles)
+            and all(c.kind not in SMEARED for c in circles) and not (self._pins is not None and self._pins.doubting)
         rolled = any(c.kind in SMEARED for c in circles) or \
             any(math.hypot(m.vx, m.vy) >= self.p.roll_share * m.r for m in self._memos)
         self._rest_run = 0 if rolled else self._rest_run + 1

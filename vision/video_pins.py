@@ -70,6 +70,10 @@ class PinParams:
       of it on the next (bar billiards seed 1802: the cue's shadow over a third of the 200 pin's
       neighbourhood read as the pin falling). A pin that falls shows at most its own length of
       foreground there, and is called a frame later.
+    * ``doubt_unreached``: a pin whose look is lost with no ball near it on this frame or the
+      last is given that frame too: nothing can have knocked it over, and a camera shaken on its
+      mount misses a pin's look for a frame at a time (a 2 px shake: three pins called fallen).
+      The cost: a pin knocked by a ball never seen near it is called a frame later.
     * ``mass_pins``: a piece of foreground more than this many lying pins in area (an arm, a
       sleeve's shadow, a cue) that reaches into a pin's box hides that part of it: a pin whose
       look is lost there is judged over the part left in view (``partial_match``, as beside a
@@ -94,6 +98,7 @@ class PinParams:
     strike_share: float = 0.3
     busy_fraction: float = 0.35
     doubt_fraction: float = 0.2
+    doubt_unreached: bool = True
     mass_pins: float = 4.0
     fallen_mm: float = 70.0
     plugged_margin: float = 0.15
@@ -315,8 +320,14 @@ class PinWatcher:
                     if part[0] >= self.p.partial_match:
                         out.append(self._standing(st))
                         continue
-            if not st.fallen and not st.doubt and cover >= self.p.doubt_fraction:
-                st.doubt = True  # something coming over it: judged on the next frame
+            # Something coming over it, or nothing that could have knocked it over (no ball near
+            # it now or a frame ago): judged on the next frame. A camera shaken on its mount moves
+            # a pin's place by a fraction of a pixel, and its look, matched at whole pixels, misses
+            # for a frame at a time (a 2 px shake: three pins called fallen, none struck).
+            unreached = self.p.doubt_unreached and \
+                not any(math.hypot(bx - mid[0], by - mid[1]) < br + reach for bx, by, br in before)
+            if not st.fallen and not st.doubt and (cover >= self.p.doubt_fraction or unreached):
+                st.doubt = True
                 out.append(self._standing(st, self.KEPT))
                 continue
             st.doubt = False
@@ -468,6 +479,12 @@ class PinWatcher:
         r = float(self.view.local_scale(np.array([[st.x_mm, st.y_mm]]), self.view.plane_z)[0]) * pin.radius
         return Detection(pin.id, "pin-standing", float(px[0]), float(px[1]), max(1.0, r),
                          self.SEEN if score is None else score)
+
+    @property
+    def doubting(self) -> bool:
+        """Whether a pin lost its look this frame and is judged again on the next (``doubt_fraction``,
+        ``doubt_unreached``)."""
+        return any(st.doubt and not st.fallen for st in self._state)
 
     def lying(self) -> list[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
         """Each fallen pin's body as it lies: the ends of its axis and its radius, in picture
