@@ -33,7 +33,6 @@ import json  # noqa: E402
 import math  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
-from collections import defaultdict  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -79,23 +78,6 @@ EFFECTS: dict[str, Effect] = {
 }
 
 
-def redeliver(video: Path, out: Path, effect: Effect) -> None:
-    """``video`` through ``effect`` frame by frame, encoded again (mp4v, as the simulator writes)."""
-    cap = cv2.VideoCapture(str(video))
-    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    i = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        writer.write(effect(frame, i, fps))
-        i += 1
-    cap.release()
-    writer.release()
-
-
 def clips(folder: Path | None) -> list[tuple[Path, Path]]:
     """(video, truth) of the ball-table clips in ``folder`` (``NAME/video.mp4`` and ``truth.json``),
     or of the bundled samples (``NAME.mp4`` and ``NAME.truth.json``)."""
@@ -112,23 +94,6 @@ def clips(folder: Path | None) -> list[tuple[Path, Path]]:
     return out
 
 
-def run(video: Path, truth_path: Path, work: Path) -> dict[str, Any]:
-    from tableref.analyze import analyze
-    from tableref.evaluate import evaluate_dir
-
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from bench_pipeline import venue_calibration
-
-    truth = json.loads(truth_path.read_text("utf-8"))
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "cal.json").write_text(json.dumps(venue_calibration(truth)), "utf-8")
-    analyze(str(video), truth["table"], work / "run", game=None, calibration=str(work / "cal.json"),
-            annotate_video=False, progress=False)
-    result = evaluate_dir(work / "run", truth_path)
-    result["table"] = truth["table"]
-    return result
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clips", type=Path, help="a folder of simulated clips (NAME/video.mp4, NAME/truth.json)")
@@ -140,46 +105,40 @@ def main() -> int:
     if not todo:
         print("no ball-table clips with a truth file found", file=sys.stderr)
         return 2
-    per: dict[str, dict[str, Any]] = defaultdict(lambda: {"events": defaultdict(lambda: [0, 0, 0]),
-                                                          "fc": [0, 0], "pos": [0.0, 0]})
+    from tableref.simulator.video import rewrite
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_pipeline import run_clip, summarise
+
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for video, truth in todo:
             name = truth.parent.name if args.clips else video.stem
             for effect in args.effects:
                 work = Path(tmp) / name / effect
                 work.mkdir(parents=True)
-                redeliver(video, work / "video.mp4", EFFECTS[effect])
-                r = run(work / "video.mp4", truth, work)
-                p = per[effect]
-                for kind, m in r["events"].items():
-                    e = p["events"][kind]
-                    e[0] += m["tp"]
-                    e[1] += m["fp"]
-                    e[2] += m["fn"]
+                rewrite(video, work / "video.mp4", EFFECTS[effect])
+                r = run_clip(work / "video.mp4", truth, work / "run", "classical")
+                r["effect"] = effect
+                results.append(r)
                 shots = r["first_contact"]["shots"]
-                p["fc"][0] += round(r["first_contact"]["accuracy"] * shots)
-                p["fc"][1] += shots
-                n = r.get("tracks", {}).get("matched_objects") or 0
-                if r.get("tracks", {}).get("position_error_mm") is not None:
-                    p["pos"][0] += r["tracks"]["position_error_mm"] * n
-                    p["pos"][1] += n
                 wrong = [f"{k} {m['tp']}/{m['fp']}/{m['fn']}" for k, m in sorted(r["events"].items())
                          if k in FLOOR_EVENTS and (m["fp"] or m["fn"])]
                 if round(r["first_contact"]["accuracy"] * shots) < shots:
                     wrong.append(f"first contact {round(r['first_contact']['accuracy'] * shots)}/{shots}")
                 print(f"  {name} {effect}: " + ", ".join(wrong), file=sys.stderr, flush=True)
-    events = {effect: {k: tuple(v) for k, v in sorted(p["events"].items()) if k in FLOOR_EVENTS}
-              for effect, p in per.items()}
-    firsts = {effect: f"{p['fc'][0]}/{p['fc'][1]}" for effect, p in per.items()}
-    position = {effect: round(p["pos"][0] / p["pos"][1], 2) if p["pos"][1] else None for effect, p in per.items()}
+    per = summarise(results, key="effect")
     if args.json:
-        print(json.dumps({effect: {"events (true/false/missed)": events[effect], "first_contact": firsts[effect],
-                                   "position_error_mm": position[effect]} for effect in per}, indent=2))
+        print(json.dumps({effect: {"events (true/false/missed)": {k: v for k, v in p["events"].items() if k in FLOOR_EVENTS},
+                                   "first_contact": "{}/{}".format(*p["first_contact_right"]),
+                                   "position_error_mm": p["position_error_mm"]} for effect, p in per.items()}, indent=2))
     else:
         print(f"{len(todo)} clips; per effect: events true/false/missed, first contacts right, position error")
-        for effect in per:
-            ev = "  ".join(f"{k} {'/'.join(map(str, v))}" for k, v in events[effect].items())
-            print(f"{effect:14s} {ev}  first contact {firsts[effect]}  position {position[effect]} mm")
+        for effect in args.effects:
+            p = per[effect]
+            ev = "  ".join(f"{k} {'/'.join(map(str, v))}" for k, v in p["events"].items() if k in FLOOR_EVENTS)
+            print(f"{effect:14s} {ev}  first contact {'{}/{}'.format(*p['first_contact_right'])}  "
+                  f"position {p['position_error_mm']} mm")
     return 0
 
 

@@ -224,13 +224,15 @@ def misses(work: Path, truth_path: Path) -> list[str]:
     return lines
 
 
-def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def summarise(results: list[dict[str, Any]], key: str = "table") -> dict[str, dict[str, Any]]:
+    """The clips' figures summed per ``key`` of each result (its table; ``bench_camera.py``: the
+    camera effect it was delivered through)."""
     per: dict[str, dict[str, Any]] = defaultdict(lambda: {"events": defaultdict(lambda: [0, 0, 0]), "fc": [0, 0],
                                                           "id": [0.0, 0], "pos": [0.0, 0], "frames": 0,
                                                           "seconds": 0.0, "cpu_seconds": 0.0, "decode": [],
                                                           "decode_cpu": [], "clips": 0})
     for r in results:
-        p = per[r["table"]]
+        p = per[r[key]]
         p["clips"] += 1
         for name, m in r["events"].items():
             e = p["events"][name]
@@ -270,6 +272,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         out[table] = {
             "clips": p["clips"],
             "pot": f1("pot"), "first_contact": round(p["fc"][0] / p["fc"][1], 4) if p["fc"][1] else None,
+            "first_contact_right": tuple(p["fc"]),
             "cushion": f1("cushion"), "pin_fall": f1("pin_fall"), "pin_moved": f1("pin_moved"),
             "baulk_entry": f1("baulk_entry"),
             "contact": f1("contact"), "shot_start": f1("shot_start"), "at_rest": f1("at_rest"),

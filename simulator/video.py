@@ -8,6 +8,7 @@ MPEG-4 Part 2 needs even frame sizes; :func:`check_size` says so before anything
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -75,3 +76,23 @@ def read_frames(path: str | Path) -> list[NDArray[np.uint8]]:
     finally:
         cap.release()
     return out
+
+
+def rewrite(src: str | Path, dst: str | Path,
+            transform: Callable[[NDArray[np.uint8], int, float], NDArray[np.uint8]]) -> int:
+    """``src`` written again to ``dst`` as the clips are encoded, each frame through ``transform``
+    (frame, index, fps): a recorded clip as another camera would have delivered it (its exposure
+    swinging, the camera knocked). Answers the number of frames."""
+    cap = cv2.VideoCapture(str(src))
+    try:
+        fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+        size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        with VideoWriter(dst, fps, *size) as writer:
+            while True:
+                ok, frame = cap.read()
+                if not ok:
+                    break
+                writer.write(np.asarray(transform(np.asarray(frame, dtype=np.uint8), writer.frames, fps), dtype=np.uint8))
+            return writer.frames
+    finally:
+        cap.release()

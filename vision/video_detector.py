@@ -50,6 +50,7 @@ from numpy.typing import NDArray
 from tableref.calibration.spec import TableSpec, load_table
 from tableref.errors import UserError
 from tableref.vision.detect import Detection, pool_group
+from tableref.vision.extract_contacts import segment_distance
 from tableref.vision.knock import towards_every
 from tableref.vision.video_balls import (
     Circle,
@@ -375,7 +376,6 @@ class VideoDetector:
         self._pins: PinWatcher | None = None
         self._prints: PrintWatcher | None = None
         self._meter: ExposureMeter | None = None  # the camera's gain, on the view's surface
-        self._meter_view: TableView | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -392,7 +392,8 @@ class VideoDetector:
         self._quiet_run = 0
         #: the camera's gain (B, G, R) this frame was divided by, None when uncorrected (video_exposure)
         self.gain: NDArray[np.float64] | None = None
-        #: the picture's move since the background was learned (video_shift); made with the view
+        #: the picture's move since the background was learned (video_shift); made on the first
+        #: frame read against a background (a new view resets the detector)
         self.shift: CameraShift | None = None
         #: frames since an object was last seen rolling (``roll_share``) or smeared
         self._rest_run = 0
@@ -415,6 +416,7 @@ class VideoDetector:
                                               self.view.box, replace(circles, faint_votes=self.p.start_faint_votes),
                                               xy, self.view.radius_mm)
             self._max_hole = float(math.pi * self.view.median_radius ** 2 * 1.2)
+            self._meter = ExposureMeter(self.view.surface_mask, self.p.exposure)
             self.reset()
         return self.view
 
@@ -604,11 +606,12 @@ class VideoDetector:
         last, bg = self._last, self.background
         # the cheap look measures the camera's gain, and tells a still frame repeated (_quiet)
         look: U8 | None = None
+        last_fg = last.fg if last is not None else None
         if bg is not None:
-            if self.shift is None or self.shift.scale != view.scale:
+            if self.shift is None:
                 self.shift = CameraShift(view.scale, self.p.shift)
             image = self.shift.apply(image, view.box)
-            image, look = self._exposed(image, view, bg, last)
+            image, look = self._exposed(image, view, bg, last_fg)
         probe = look if last is not None and last.still else None
         if probe is not None and last is not None and bg is not None and self._quiet(probe, last, bg):
             self._quiet_run += 1
@@ -621,7 +624,7 @@ class VideoDetector:
         work = view.work_image(image)
         if bg is not None and self.shift is not None:
             # on the work image itself: the cheap look is sampled a quarter of a work pixel apart
-            self.shift.observe(work, bg.image, last.fg if last is not None else None)
+            self.shift.observe(work, bg.image, last_fg)
         start_found = self._start(work, image) if self.background is None else []
         bg = self.background
         finder = self._finder
@@ -666,13 +669,13 @@ class VideoDetector:
         self.debug = {"fg": fg, "work": work, "circles": circles, "k": k}
         return tuple(detections)
 
-    def _exposed(self, image: U8, view: TableView, bg: Background, last: _Reading | None) -> tuple[U8, U8]:
+    def _exposed(self, image: U8, view: TableView, bg: Background, last_fg: U8 | None) -> tuple[U8, U8]:
         """``image`` brought back to the exposure the background was learned at, and its cheap
-        look (:meth:`TableView.probe_image`): see :mod:`tableref.vision.video_exposure`."""
+        look (:meth:`TableView.probe_image`): see :mod:`tableref.vision.video_exposure`.
+        ``last_fg``: the last frame's foreground, left out of the measurement."""
+        assert self._meter is not None
         probe = view.probe_image(image)
-        if self._meter is None or self._meter_view is not view:
-            self._meter, self._meter_view = ExposureMeter(view.surface_mask, self.p.exposure), view
-        gain = self._meter.gain(probe, bg.image, last.fg if last is not None else None)
+        gain = self._meter.gain(probe, bg.image, last_fg)
         self.gain = gain
         if gain is None:
             return image, probe
@@ -739,7 +742,7 @@ class VideoDetector:
             size = min(d.radius, finder.radius_at(wx, wy) / view.scale)
             if any(math.hypot(d.x - p.x, d.y - p.y) < size * k for p, k in reach):
                 continue
-            if any(_to_segment(d.x, d.y, a, b) < r + LYING_SLACK * size for a, b, r in lying):
+            if any(segment_distance(d.x, d.y, a, b) < r + LYING_SLACK * size for a, b, r in lying):
                 continue
             kept.append(d)
         return kept + pins
@@ -1604,10 +1607,3 @@ def _continues(st: Circle, m: _Memo, reach: float, unclaimed: list[Circle]) -> b
 def _score(c: Circle, conf: float) -> float:
     return float(min(1.0, max(0.01, c.score * (0.55 + 0.45 * min(1.0, conf)))))
 
-
-def _to_segment(x: float, y: float, a: NDArray[np.float64], b: NDArray[np.float64]) -> float:
-    """Distance from (``x``, ``y``) to the segment from ``a`` to ``b``."""
-    dx, dy = float(b[0] - a[0]), float(b[1] - a[1])
-    n = dx * dx + dy * dy
-    t = 0.0 if n <= 0.0 else min(1.0, max(0.0, ((x - float(a[0])) * dx + (y - float(a[1])) * dy) / n))
-    return math.hypot(x - float(a[0]) - t * dx, y - float(a[1]) - t * dy)

@@ -486,13 +486,13 @@ class PinWatcher:
         ``doubt_unreached``)."""
         return any(st.doubt and not st.fallen for st in self._state)
 
-    def lying(self) -> list[tuple[NDArray[np.float64], NDArray[np.float64], float]]:
+    def lying(self) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
         """Each fallen pin's body as it lies: the ends of its axis and its radius, in picture
         pixels. A pin falls over about its foot, so its axis runs from near where it stood
         through where it was found lying, a pin's height long; one found within ``LYING_MIN_MM``
         of where it stood (dropped into its hole, or lying towards the camera) has no direction
         and none is given."""
-        out: list[tuple[NDArray[np.float64], NDArray[np.float64], float]] = []
+        out: list[tuple[tuple[float, float], tuple[float, float], float]] = []
         for st in self._state:
             if not st.fallen or st.fallen_mm is None:
                 continue
@@ -505,7 +505,7 @@ class PinWatcher:
             ends = np.array([[fx - half * ux / n, fy - half * uy / n], [fx + half * ux / n, fy + half * uy / n]])
             px = self.view.project(ends, self.view.plane_z)
             r = float(self.view.local_scale(np.array([st.fallen_mm]), self.view.plane_z)[0]) * st.spec.radius
-            out.append((px[0], px[1], r))
+            out.append(((float(px[0][0]), float(px[0][1])), (float(px[1][0]), float(px[1][1])), r))
         return out
 
     def _fallen(self, st: _PinState) -> Detection:

@@ -3,20 +3,15 @@ developer starts a change from must name the right events."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import ROOT, load_bench
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_pipeline", ROOT / "benchmarks" / "bench_pipeline.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_pipeline")
 
 
 def _event(t: float, kind: str, objects: list[str], where: str | None = None) -> dict[str, Any]:

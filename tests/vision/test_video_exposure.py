@@ -13,12 +13,12 @@ import math
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
 from tableref.analyze import analyze
 from tableref.evaluate import evaluate_dir
+from tableref.simulator.video import rewrite
 from tableref.vision.video_exposure import ExposureMeter, ExposureParams, corrected, gain_table
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
@@ -114,22 +114,6 @@ def _exposure(i: int, fps: float) -> float:
     return swing * step
 
 
-def _reexposed(src: Path, dst: Path) -> None:
-    cap = cv2.VideoCapture(str(src))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
-    out = cv2.VideoWriter(str(dst), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    i = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        out.write(np.clip(np.round(frame.astype(np.float32) * _exposure(i, fps)), 0, 255).astype(np.uint8))
-        i += 1
-    cap.release()
-    out.release()
-
-
 def _events(video: Path, truth_path: Path, tmp: Path) -> dict[str, Any]:
     truth = json.loads(truth_path.read_text("utf-8"))
     cam = truth.get("camera", {})
@@ -152,7 +136,9 @@ def test_a_clip_under_a_swinging_exposure_is_refereed_as_the_clip(clip: str, tmp
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     plain = _events(SAMPLES / f"{clip}.mp4", truth, tmp_path / "a")
-    _reexposed(SAMPLES / f"{clip}.mp4", tmp_path / "b" / "video.mp4")
+    rewrite(SAMPLES / f"{clip}.mp4", tmp_path / "b" / "video.mp4",
+            lambda frame, i, fps: np.asarray(np.clip(np.round(frame.astype(np.float32) * _exposure(i, fps)), 0, 255),
+                                             dtype=np.uint8))
     swung = _events(tmp_path / "b" / "video.mp4", truth, tmp_path / "b")
     for kind in ("pot", "cushion", "shot_start", "off_table"):
         got = swung["events"].get(kind, {"tp": 0, "fp": 0, "fn": 0})

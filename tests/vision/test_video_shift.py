@@ -17,6 +17,7 @@ import pytest
 
 from tableref.analyze import analyze
 from tableref.evaluate import evaluate_dir
+from tableref.simulator.video import rewrite
 from tableref.vision.pipeline import load_calibration
 from tableref.vision.video_detector import VideoDetector
 from tableref.vision.video_shift import CameraShift, ShiftParams, measure_move
@@ -116,22 +117,6 @@ def _run(video: Path, truth_path: Path, tmp: Path) -> tuple[dict[str, Any], dict
     return evaluate_dir(tmp / "run", truth_path), summary
 
 
-def _knocked(src: Path, dst: Path, at: int, move: tuple[float, float]) -> None:
-    cap = cv2.VideoCapture(str(src))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    size = (int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)))
-    out = cv2.VideoWriter(str(dst), cv2.VideoWriter.fourcc(*"mp4v"), fps, size)
-    i = 0
-    while True:
-        ok, frame = cap.read()
-        if not ok:
-            break
-        out.write(_moved(frame, *move) if i >= at else frame)
-        i += 1
-    cap.release()
-    out.release()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("clip", ["carroms-pot-s2", "bar-billiards-potting-visit-s2"])
 def test_a_camera_knocked_before_the_shot_referees_the_shot_as_before(clip: str, tmp_path: Path) -> None:
@@ -143,7 +128,8 @@ def test_a_camera_knocked_before_the_shot_referees_the_shot_as_before(clip: str,
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     plain, _ = _run(SAMPLES / f"{clip}.mp4", truth, tmp_path / "a")
-    _knocked(SAMPLES / f"{clip}.mp4", tmp_path / "b" / "video.mp4", 20, (2.0, -1.0))
+    rewrite(SAMPLES / f"{clip}.mp4", tmp_path / "b" / "video.mp4",
+            lambda frame, i, fps: _moved(frame, 2.0, -1.0) if i >= 20 else frame)
     knocked, summary = _run(tmp_path / "b" / "video.mp4", truth, tmp_path / "b")
     assert summary["camera_shift"] == {"followed_px": [2, -1], "moved_px": None}
     for kind in ("pot", "cushion", "shot_start", "pin_fall", "pin_moved", "contact"):
