@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
+from tableref.vision.cue_end import CUE_REACH, cue_beyond
 from tableref.vision.detect import CUE_BALL_LABEL, POOL_GROUPS, Detection
 from tableref.vision.knock import towards_every
 
@@ -404,6 +405,14 @@ class Tracker:
       The speed of a track seen coming back is measured from where it met the cushion, but never
       more than it came in with or than its plain move shows: a cushion gives no speed, and a bounce
       dated late on a poor velocity squeezed the whole move into a sliver of the frame.
+    * ``cue_reach``: on a table where nothing rolled fast a frame ago, a reading joined to a mass
+      of change, more than a radius off the place where an object a player strikes (the pool cue
+      ball, the carrom striker, any bar-billiards ball) rested, is the end of the cue that struck it when the camera's
+      foreground goes on beyond it, away from that place, at each of these distances (in radii
+      beyond the reading; :mod:`~tableref.vision.cue_end`): the struck ball is ahead of the cue,
+      and the white ferrule at its old place reads as the ball better than its faint smear does.
+      The track does not take it. Longer distances need more of the cue on the table; shorter
+      ones take a long smear for a cue. Empty: never.
     * ``smoothing``: weight of the newest velocity measurement; higher follows sudden changes
       (collisions) faster, lower is steadier at rest.
     """
@@ -417,7 +426,8 @@ class Tracker:
                  jump_speed_mm_s: float = 600.0, roll_speed_mm_s: float = 100.0, carry: float = 0.8, stay: float = 0.35,
                  struck_path_s: float = 0.25, knock_min: float = 0.5, knock_cos: float = -0.5,
                  twin: float = 0.8, cover_s: float = 5.0, cushion_keep: float = 0.75,
-                 settled_s: float = 0.5, roll_base_s: float = 0.3) -> None:
+                 settled_s: float = 0.5, roll_base_s: float = 0.3,
+                 cue_reach: tuple[float, ...] = CUE_REACH) -> None:
         self.spec = spec
         self.gate_mm = gate_mm
         self.gate_speed = gate_speed
@@ -448,6 +458,7 @@ class Tracker:
         self.cushion_keep = cushion_keep
         self.settled_s = settled_s
         self.roll_base_s = roll_base_s
+        self.cue_reach = cue_reach
         self._covered: Callable[[float, float, float], bool] | None = None
         self._stir: set[int] | None = None  # this frame's *unstruck* judgement (see ``_stirred``)
         self._cushions = [(*spec.nose(c), *c.a, *c.b) for c in spec.cushions]
@@ -646,6 +657,9 @@ class Tracker:
                 if d.joined and s.status != TrackStatus.MISSING and math.hypot(d.x_mm - s.x, d.y_mm - s.y) > self.gate_mm \
                         and (speed < self.roll_speed_mm_s or (d.x_mm - s.x) * s.vx + (d.y_mm - s.y) * s.vy < 0):
                     continue  # part of the arm or the cue, at rest beside it or behind it (see gate_mm)
+                if d.joined and s.status != TrackStatus.MISSING and speed < self.roll_speed_mm_s and not rolling \
+                        and self._cue_strikes(s) and self._cue_end(s, d):
+                    continue  # the end of the cue that struck it, where it lay (see cue_reach)
                 if sent and math.hypot(d.x_mm - s.rest_x, d.y_mm - s.rest_y) > self.gate_mm \
                         and (d.x_mm - s.rest_x) * s.lost_vx + (d.y_mm - s.rest_y) * s.lost_vy < 0:
                     continue  # lost on its launch: behind it is the hand or cue that sent it
@@ -712,6 +726,13 @@ class Tracker:
                            strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _cue_end(self, s: _State, d: Detection) -> bool:
+        """Is ``d``, a reading joined to a mass of change more than a radius off the place where
+        ``s`` rests, the end of the cue that struck it (see ``cue_reach``)?"""
+        assert d.x_mm is not None and d.y_mm is not None
+        return self._covered is not None and cue_beyond(s.x, s.y, d.x_mm, d.y_mm, s.radius_mm, self._covered,
+                                                        self.cue_reach)
 
     def _cue_strikes(self, s: _State) -> bool:
         """Whether a player strikes ``s`` itself: the pool cue ball, the carrom striker, and in bar

@@ -49,6 +49,7 @@ from numpy.typing import NDArray
 
 from tableref.calibration.spec import TableSpec, load_table
 from tableref.errors import UserError
+from tableref.vision.cue_end import cue_beyond
 from tableref.vision.detect import Detection, pool_group
 from tableref.vision.extract_contacts import segment_distance
 from tableref.vision.knock import towards_every
@@ -1176,6 +1177,8 @@ class VideoDetector:
             within = d < gate * r * (1.0 + grow[None, :])
             self._on_launch_line(xy, r, ages, unlike, within, cost)
             within &= ~self._knocked_towards(xy, r)
+            if fg is not None:
+                within &= ~self._cue_ends(xy, r, circles, fg)
             self._not_past_rests(xy, within)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
@@ -1372,6 +1375,26 @@ class VideoDetector:
             return out
         for j, m in enumerate(self._memos):
             out[j] = m.still and m.age > 0 and not reached[j] and _cover_left(fg, m, circles) >= self.p.hidden_cover
+        return out
+
+    def _cue_ends(self, xy: F64, r: F64, circles: list[Circle], fg: U8) -> NDArray[np.bool_]:
+        """Pairs (sighting, memory) where the sighting, on a table where nothing moved fast, joined to
+        a mass of change more than a radius from where the object rested on the last frame, is the
+        end of the cue that struck it
+        (:func:`~tableref.vision.cue_end.cue_beyond`): the struck ball's smear is ahead of it."""
+        out = np.zeros((len(xy), len(self._memos)), dtype=bool)
+        joined = [i for i, c in enumerate(circles) if c.joined]
+        if not joined or self._fast():
+            return out  # a player strikes only on a still table; in play, a mass is other objects
+
+        def covered(x: float, y: float, radius: float) -> bool:
+            return _disc_share(fg, x, y, max(1.0, radius)) >= self.p.hidden_cover
+
+        for j, m in enumerate(self._memos):
+            if not m.still or m.age > 0:
+                continue
+            for i in joined:
+                out[i, j] = cue_beyond(m.x, m.y, float(xy[i, 0]), float(xy[i, 1]), float(r[i, 0]), covered)
         return out
 
     def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:

@@ -1115,3 +1115,27 @@ def test_a_ball_lost_on_the_frame_a_ball_rolling_into_a_pocket_grazed_it_may_hav
     assert out is not None
     five_now = out.by_id()["ball-5"]
     assert (five_now.x, five_now.y, five_now.status) == (2450, 350, TrackStatus.VISIBLE)
+
+
+def test_a_ball_struck_hard_from_rest_leaves_the_ferrule_behind_it() -> None:
+    """Up and Down, seed 4502 (ball off the table, held out): the cue ball, struck at 11 m/s, was a
+    faint smear 64 mm ahead of its rest, read as the blue 2, while the cue's white ferrule at its
+    old place read as the cue ball 64 mm behind. Its track took the ferrule and went back with
+    the cue; the smear became "the 2", whose first contact and cushion the referee was told of.
+    The camera sees the cue's mass run on beyond the ferrule, away from the rest: the ball is not
+    there (``cue_reach``)."""
+    from tests.vision.test_cue_end import cue_along
+
+    def strike(tracker: Tracker) -> Track:
+        for i in range(10):
+            tracker.update([det("ball-0", "cue", 718, 604)], i / FPS, i)
+        ferrule = Detection("ball-0", "cue", 0, 0, 10.0, 0.99, x_mm=721, y_mm=668, joined=True)
+        smear = Detection("ball-2", "solid", 0, 0, 10.0, 0.71, x_mm=715, y_mm=540, joined=True)
+        tracker.update([ferrule, smear], 10 / FPS, 10, covered=cue_along(720, 668, 740, 1268))
+        out = tracker.update([det("ball-2", "solid", 706, 281, 0.7)], 11 / FPS, 11)
+        return next(tr for tr in out.tracks if tr.id == "ball-0")
+
+    cue_ball = strike(Tracker(POOL))
+    assert (cue_ball.x, cue_ball.y) == (706, 281) and cue_ball.status is TrackStatus.VISIBLE
+    # asked of nothing, the track follows the ferrule and loses the ball
+    assert strike(Tracker(POOL, cue_reach=())).y > 600

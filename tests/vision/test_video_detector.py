@@ -680,6 +680,37 @@ def test_a_ball_struck_softly_clear_of_the_cue_is_not_lost_to_the_ferrule() -> N
     assert det._lost_streaks([ferrule], [], bare) == [ferrule]
 
 
+def test_a_ball_struck_hard_leaves_its_memory_ahead_of_the_cue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Colors, seed 4502 (ball off the table, held out): the cue ball, struck at 11 m/s, was a faint
+    smear 61 mm ahead of its rest, while the cue's white ferrule at its old place, 54 mm behind,
+    read as white. The cue ball's memory took the ferrule and went back with the cue; its smear
+    met the 11's memory and was named the 11 for 24 frames, the 11 knocked off the table was
+    named the cue ball. The foreground runs on beyond the ferrule, away from the rest, as no
+    smear does: it is the cue (:mod:`tableref.vision.cue_end`)."""
+    from tableref.vision import video_detector
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("colors", "two-ball-pot", 3).detector()
+    white, two = np.zeros(16), np.zeros(16)
+    white[0], two[2] = 1.0, 0.4
+    fg = np.zeros((200, 200), np.uint8)
+    fg[108:196, 98:103] = 255  # the cue, from the ferrule to the edge of the work image
+    fg[85:108, 97:104] = 255  # the faint smear ahead of the rest, joined to the cue's end
+    ferrule = Circle(100.0, 111.0, 4.5, 1.0, 1.0, 0.0, "streak", joined=True)
+    smear = Circle(100.0, 89.0, 4.5, 1.0, 1.0, 0.0, "streak", joined=True)
+
+    def memory_after() -> tuple[float, float, float]:
+        det._memos = [_Memo(100.0, 100.0, 0.0, 0.0, white, r=4.5)]
+        det._remember(np.array([[100.0, 111.0], [100.0, 89.0]]), [ferrule, smear], [white, two], [0, 0], fg)
+        old = next(m for m in det._memos if m.vy != 0.0)  # the memory that followed a sighting
+        return old.x, old.y, old.vy
+
+    assert memory_after() == (100.0, 89.0, -11.0)
+    monkeypatch.setattr(video_detector, "cue_beyond", lambda *a, **k: False)
+    assert memory_after() == (100.0, 111.0, 11.0)  # without: the ferrule, nearer in colour
+
+
 def test_a_piece_beside_a_smeared_ball_is_not_joined_to_it() -> None:
     """Carroms, seed 102 (queen covered): the striker's smear, a capsule ten radii long, left
     most of its length farther than 1.6 radii from its centre; counted as unexplained change it
