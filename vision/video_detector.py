@@ -168,6 +168,14 @@ class VideoParams:
       showed its caps while rolling must not fall to it (no white shows: it reads solid, unclear).
     * ``colour_cost``: how many radii of distance a complete colour disagreement costs when
       following objects between frames (after a collision the nearest ball is not always the same).
+    * ``on_course``: a moving object seen on the last frame and read this frame within this many
+      radii of where its motion puts it keeps that reading: no exchange of memories that costs
+      less in all gives it away (up and down seed 4502, break: the 2, rolling off the rack, was
+      read right on its course; the 10's memory, lost at rest where the 2 was passing, had
+      grown its gate over the 10's far reading, and the 2's, just launched, reached that reading
+      along its line; the two were exchanged, the 2 read as the 10 for 27 frames, and their
+      cushions were each other's). Larger keeps more readings from being traded; smaller
+      trades more on a poor prediction.
     * ``start_faint_votes``: the Hough votes (per pixel of radius) a faint circle (a ball of the
       cloth's own colour: a highlight and a shaded rim) needs on the first frame, and
       ``known_faint_votes`` where an object was found on the frame before (hysteresis: the same
@@ -299,6 +307,7 @@ class VideoParams:
     moving_blur_slack: float = 1.0
     roll_share: float = 0.25
     colour_cost: float = 4.0
+    on_course: float = 0.5
     solid_after: int = 12
     stripe_undone: int = 12
     clear_memory: float = 0.4
@@ -1206,7 +1215,11 @@ class VideoDetector:
             used_i.add(i)
             used_j.add(j)
             match[i] = j
-        match = _exchange(match, {(i, j): c for c, i, j in pairs})
+        # a moving object seen a frame ago, read right where its motion puts it, keeps that reading
+        on_course = {i for i, j in match.items() if self._memos[j].age == 0 and not self._memos[j].still
+                     and math.hypot(xy[i, 0] - self._memos[j].x - self._memos[j].vx,
+                                    xy[i, 1] - self._memos[j].y - self._memos[j].vy) <= self.p.on_course * circles[i].r}
+        match = _exchange(match, {(i, j): c for c, i, j in pairs}, on_course)
         merged = _merged(xy, circles, match, self._memos)
         memos: list[_Memo] = []
         out: list[F64] = []
@@ -1509,14 +1522,16 @@ def _merged(xy: F64, circles: list[Circle], match: dict[int, int], memos: list[_
     return out
 
 
-def _exchange(match: dict[int, int], cost: dict[tuple[int, int], float]) -> dict[int, int]:
+def _exchange(match: dict[int, int], cost: dict[tuple[int, int], float], kept: set[int] | None = None) -> dict[int, int]:
     """Greedy pairs improved by exchanges: two objects trade memories when that costs less in all.
 
     Nearest-first pairing fails where a piece is struck: the struck piece, resting, is nearer to
     the hitter's next place than to its own, while the hitter (lost a frame in their contact) is
     predicted a little farther off. Taking the pairs that are cheapest together keeps each name
     on its own path. ``cost`` holds only pairs within the gate; an exchange must stay within it.
+    The sightings in ``kept`` keep their memories (see ``VideoParams.on_course``).
     """
+    kept = kept or set()
     out = dict(match)
     for _ in range(3):
         changed = False
@@ -1524,7 +1539,8 @@ def _exchange(match: dict[int, int], cost: dict[tuple[int, int], float]) -> dict
         for a in range(len(items)):
             for b in range(a + 1, len(items)):
                 (i, j), (k, m) = items[a], items[b]
-                if out.get(i) != j or out.get(k) != m or (i, m) not in cost or (k, j) not in cost:
+                if out.get(i) != j or out.get(k) != m or (i, m) not in cost or (k, j) not in cost \
+                        or i in kept or k in kept:
                     continue
                 if cost[(i, m)] + cost[(k, j)] < cost[(i, j)] + cost[(k, m)] - 1e-9:
                     out[i], out[k] = m, j

@@ -711,6 +711,35 @@ def test_a_ball_struck_hard_leaves_its_memory_ahead_of_the_cue(monkeypatch: pyte
     assert memory_after() == (100.0, 111.0, 11.0)  # without: the ferrule, nearer in colour
 
 
+def test_a_ball_read_on_its_course_keeps_its_memory_against_an_exchange() -> None:
+    """Up and Down, seed 4502 (break, held out), in work pixels: the 2, just launched off the rack
+    at 3.8 px a frame, was read 1.3 px from where its motion put it. The 10 had been knocked away
+    from beside it and lost for two frames, so its memory's gate had grown over the 10's far
+    reading; the 2's reached that reading too, along its launch line. Exchanged as cheaper in
+    all, the 2 took the far reading and the 10's memory took the 2's: the 2 read as the 10 for
+    27 frames, and their cushions were each other's (``on_course``)."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    det = Scene("up-and-down", "break", 3).detector()
+    two, ten = np.zeros(16), np.zeros(16)
+    two[2], ten[10] = 1.0, 1.0
+    far = Circle(381.0, 66.6, 4.9, 1.0, 1.0, 0.0, "single")
+    near = Circle(343.6, 93.8, 4.9, 1.0, 1.0, 0.0, "single")
+
+    def two_after(params: VideoParams) -> tuple[float, float]:
+        det.p = params
+        det._memos = [_Memo(340.3, 97.5, 2.9, -2.5, two, r=4.9, still=False, launched=True),
+                      _Memo(335.7, 92.6, 0.0, 0.0, ten, r=4.9, age=2, unseen=2)]
+        blue = 0.5 * (two + ten)  # a blue ball: one view does not say stripe or solid
+        det._remember(np.array([[381.0, 66.6], [343.6, 93.8]]), [far, near], [blue, blue], [0, 0])
+        m = next(m for m in det._memos if m.evidence[2] > m.evidence[10])  # the 2's memory
+        return m.x, m.y
+
+    assert two_after(VideoParams()) == (343.6, 93.8)
+    assert two_after(replace(VideoParams(), on_course=0.0)) == (381.0, 66.6)  # without: exchanged
+
+
 def test_a_piece_beside_a_smeared_ball_is_not_joined_to_it() -> None:
     """Carroms, seed 102 (queen covered): the striker's smear, a capsule ten radii long, left
     most of its length farther than 1.6 radii from its centre; counted as unexplained change it
