@@ -29,12 +29,15 @@ CUE_SIDE = 0.3
 
 
 def cue_beyond(rest_x: float, rest_y: float, x: float, y: float, r: float,
-               covered: Callable[[float, float, float], bool], reach: Sequence[float] = CUE_REACH) -> bool:
-    """Is a reading at (``x``, ``y``), more than the radius ``r`` from where a ball rested, the end
-    of a cue: something covers the table beyond it, away from the rest, at every distance of
-    ``reach``? ``covered(x, y, radius)`` says whether a small disc is covered (one unit throughout)."""
+               covered: Callable[[float, float, float], bool], reach: Sequence[float] = CUE_REACH,
+               off: float = 1.0) -> bool:
+    """Is a reading at (``x``, ``y``), more than ``off`` times the radius ``r`` from where a ball
+    rested, the end of a cue: something covers the table beyond it, away from the rest, at every
+    distance of ``reach``? ``covered(x, y, radius)`` says whether a small disc is covered (one unit
+    throughout). Nearer than a radius, the reading is the ball and the cue's end read as one piece
+    (its centre pulled towards the cue)."""
     dist = math.hypot(x - rest_x, y - rest_y)
-    if dist <= r or not reach:
+    if dist <= off * r or dist <= 1e-9 or not reach:
         return False
     ux, uy = (x - rest_x) / dist, (y - rest_y) / dist
     for k in reach:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from tableref.calibration.spec import TableSpec
@@ -489,6 +489,8 @@ class Tracker:
         matched_dets = {id(d) for _, d in pairs}
         swept = [self._sweep(s, d) for s, d in pairs]
         for s, d in pairs:
+            if quiet and self._cue_pulled(s, d, t, dt):
+                d = replace(d, x_mm=s.x, y_mm=s.y)  # where it rests (see cue_reach)
             self._observe(s, d, t, dt)
             s.struck_alone = s.launched and quiet
         for s in alive:
@@ -580,6 +582,12 @@ class Tracker:
                     and o.hole is None and not o.group.startswith("pin")
                     and math.hypot(o.lost_vx, o.lost_vy) < self.roll_speed_mm_s
                     and t - o.last_seen_t <= self.struck_path_s + 1e-9]
+        # ... and, on a still table, an object a player strikes seen at rest a frame ago and read
+        # nowhere at its place now: struck this frame, from that rest (see cue_reach)
+        if not rolling:
+            vanished += [o for o in slow if self._cue_strikes(o) and not o.group.startswith("pin")
+                         and not any(math.hypot(d.x_mm - o.x, d.y_mm - o.y) <= o.radius_mm
+                                     for d in dets if self._compatible(o, d))]
         # ... and those lost in their smear since (see *struck, not nudged*)
         smeared = [o for o in self._tracks if o.confirmed and o.status == TrackStatus.MISSING and o.hole is None
                    and not o.group.startswith("pin") and t - o.last_seen_t <= self.lost_jump_s + 1e-9
@@ -726,6 +734,18 @@ class Tracker:
                            strayed):
             self._greedy(candidates, tracks, dets, used_t, used_d, pairs)
         return pairs
+
+    def _cue_pulled(self, s: _State, d: Detection, t: float, dt: float) -> bool:
+        """Is ``d``, a reading of ``s`` at rest (an object a player strikes, seen a frame ago),
+        joined to a mass of change and off its place by more than ``stay`` but at most a radius,
+        the ball and the end of the cue about to strike it read as one piece, its centre pulled
+        towards the cue (see ``cue_reach``)? The ball has not moved yet."""
+        assert d.x_mm is not None and d.y_mm is not None
+        if not d.joined or self._covered is None or not self._stays(s, t, dt) \
+                or math.hypot(s.vx, s.vy) >= self.roll_speed_mm_s or not self._cue_strikes(s) \
+                or math.hypot(d.x_mm - s.x, d.y_mm - s.y) > s.radius_mm:
+            return False
+        return cue_beyond(s.x, s.y, d.x_mm, d.y_mm, s.radius_mm, self._covered, self.cue_reach, off=self.stay)
 
     def _cue_end(self, s: _State, d: Detection) -> bool:
         """Is ``d``, a reading joined to a mass of change more than a radius off the place where

@@ -1139,3 +1139,29 @@ def test_a_ball_struck_hard_from_rest_leaves_the_ferrule_behind_it() -> None:
     assert (cue_ball.x, cue_ball.y) == (706, 281) and cue_ball.status is TrackStatus.VISIBLE
     # asked of nothing, the track follows the ferrule and loses the ball
     assert strike(Tracker(POOL, cue_reach=())).y > 600
+
+
+def test_a_ball_about_to_be_struck_is_not_pulled_towards_the_cue_and_its_hit_is_not_the_ball_it_hits() -> None:
+    """Bar billiards, seed 4502 (ball leaves the table, held out): the red at rest was read as one
+    piece with the cue's end as the cue struck it, its centre 17 mm towards the cue; its track
+    moved back with it, the red's next reading, 250 mm on against the white, lay behind that
+    "motion" and was taken for the cue, and the white at rest took it instead. The white's
+    smear was then a new "red", which left the table. A joined reading within a radius, whose
+    mass runs on beyond it as a cue's does, is the ball where it rests; and a struck object read
+    nowhere at its place is a hitter from there: the white does not move towards it."""
+    from tests.vision.test_cue_end import cue_along
+
+    def shot(tracker: Tracker) -> dict[str, tuple[float, float]]:
+        for i in range(10):
+            tracker.update([det("red", "red", 500, 400), det("white", "white", 560, 620)], i / FPS, i)
+        cue = cue_along(496, 390, 300, -200)  # from the red's back towards the player
+        pulled = Detection("red", "red", 0, 0, 10.0, 0.95, x_mm=496, y_mm=388, joined=True)
+        tracker.update([pulled, det("white", "white", 560, 620)], 10 / FPS, 10, covered=cue)
+        arriving = Detection("red", "red", 0, 0, 10.0, 0.8, x_mm=546, y_mm=575, joined=True)
+        tracker.update([arriving], 11 / FPS, 11, covered=cue)  # the white lost in its smear
+        out = tracker.update([det("red", "red", 549, 585, 0.8), det("red", "red", 610, 760, 0.85)], 12 / FPS, 12)
+        return {tr.id: (tr.x, tr.y) for tr in out.tracks if tr.status is TrackStatus.VISIBLE}
+
+    seen = shot(Tracker(BAR))
+    assert seen.get("red") == (549, 585) and seen.get("white-1") == (610, 760), seen
+    assert shot(Tracker(BAR, cue_reach=())).get("white-1") != (610, 760)  # without: the white took the red
