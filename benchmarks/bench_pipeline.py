@@ -71,7 +71,8 @@ def decode_fps(video: Path) -> tuple[float, float]:
 #: the detector's source (per ``tableref`` subpackage, wherever the install maps it: the stages are
 #: top-level folders of the repository): kept detections are read afresh when any of these changes
 DETECTOR_SOURCES = (("vision", "video_*.py"), ("vision", "detect.py"), ("vision", "classical*.py"),
-                    ("vision", "pipeline.py"), ("calibration", "*.py"))
+                    ("vision", "pipeline.py"), ("vision", "cue_end.py"), ("vision", "knock.py"),
+                    ("vision", "extract_contacts.py"), ("calibration", "*.py"))
 
 
 def detections_key(video: Path, calibration: dict[str, Any], detector: str) -> str:

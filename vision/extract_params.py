@@ -57,6 +57,12 @@ class ExtractorParams:
       seen late, within as long, is the same hit. One never seen since it left its rest, when
       what it set moving is found within ``cue_lost_s``, hit first the object of that pack
       facing its rest (the nearest to it; carroms break, seed 3701).
+    * ``knocked_gone``: an object knocked off its rest this shot and unseen since, for more than
+      this many frames, is no party to a contact at the place it was knocked from (it left it):
+      a ball rolling over that place later touches nothing (bar billiards seed 3901). Fewer
+      drops contacts of a pack hit in a chain, a piece lost in its smear touching the next one
+      right beside its place (carrom development breaks: 3 contacts at 0 frames); more lets
+      a late pass over the place count as a hit again.
     * ``struck_still_s``: how long an object must have been on the table without moving fast
       before its moving off can start a shot. A piece
       carried in by a hand (the carrom striker set on its baseline, a ball put in the D) moves
@@ -203,6 +209,7 @@ class ExtractorParams:
     carry_gain: float = 1.5
     carry_wait: int = 4
     lost_hit_s: float = 0.1
+    knocked_gone: int = 3
     struck_still_s: float = 0.25
     hidden_strike_s: float = 0.2
     cue_lost_s: float = 0.3

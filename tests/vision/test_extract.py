@@ -18,6 +18,7 @@ from tableref.evaluate import PRF, first_contact_accuracy, match_events
 from tableref.events import EventType, TableEvent
 from tableref.simulator.scenarios import SCENARIOS, run_scenario
 from tableref.vision.extract import EventExtractor
+from tableref.vision.extract_params import ExtractorParams
 from tableref.vision.tracker import Tracker
 
 from .oracle import noisy_detections
@@ -1387,3 +1388,39 @@ def test_a_ball_struck_from_rest_away_from_a_ghost_behind_it_knocks_nothing_off(
     found = _bar_run(frames)
     assert [e.objects for e in found if e.type is EventType.CONTACT] == [("red", "white-1")]
     assert [e for e in found if e.type is EventType.OFF_TABLE] == []
+
+
+def _red_through_the_whites_place(params: ExtractorParams | None = None) -> list[TableEvent]:
+    """Bar billiards: the red, struck from rest, hits the white resting near the bottom cushion
+    square on; the white is never seen again, and the red, glancing off to the side, comes back
+    over the white's place a dozen frames later."""
+    from tableref.vision.detect import Detection
+
+    spec = load_table("bar-billiards")
+    tracker, extractor = Tracker(spec), EventExtractor(spec, params)
+    white = ("white", 600.0, 690.0)
+    frames = [[("red", 600.0, 400.0), white] for _ in range(30)]
+    frames += [[("red", 600.0, 400.0 + 60.0 * k), white] for k in range(1, 5)]  # 640 by the fourth
+    frames += [[("red", 600.0 + 8.0 * k, 640.0)] for k in range(1, 11)]  # the white gone at once
+    frames += [[("red", 680.0 - 8.0 * k, 640.0 + 5.0 * k)] for k in range(1, 13)]  # back over its place
+    frames += [[("red", 584.0, 700.0)] for _ in range(30)]
+    found: list[TableEvent] = []
+    for i, dets in enumerate(frames):
+        ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
+        found += extractor.update(tracker.update(ds, i / 30.0, i))
+    return found
+
+
+def test_a_ball_rolling_over_the_place_of_one_it_knocked_away_unseen_does_not_hit_it_again() -> None:
+    """Bar billiards, seed 3901 (ball leaves the table): the red, struck into the white, sent it
+    off the table unseen and rolled on over its place; that pass was a second, slow "contact",
+    which replaced the hit, and the white's leaving the table was never read. A ball knocked off
+    its rest and unseen since is not where it was (``ExtractorParams.knocked_gone``)."""
+    found = _red_through_the_whites_place()
+    contacts = [e for e in found if e.type is EventType.CONTACT]
+    assert [set(e.objects) for e in contacts] == [{"red", "white-1"}]
+    assert [e.objects for e in found if e.type is EventType.OFF_TABLE] == [("white-1",)]
+    # without: hit again where it lay, and the slow second hit cannot have sent it off the table
+    before = _red_through_the_whites_place(ExtractorParams(knocked_gone=10_000))
+    assert len([e for e in before if e.type is EventType.CONTACT]) == 2
+    assert [e for e in before if e.type is EventType.OFF_TABLE] == []
