@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -924,6 +925,36 @@ def test_a_fast_ball_lost_for_a_frame_keeps_its_speed_and_a_weak_sighting_is_no_
     det._memos = [_Memo(300.0, 100.0, 0.0, 0.0, four, r=4.6, age=4, unseen=9, hidden=5)]
     det._remember(np.array([[220.0, 100.0]]), [Circle(220.0, 100.0, 4.6, 1.0, 0.5, 0.0, "weak")], [cue], [0])
     assert sorted((m.x, m.age) for m in det._memos) == [(220.0, 0)]  # a new object; the 4 not moved
+
+
+def test_a_lost_ball_found_farther_on_is_not_looked_for_in_the_weak_change_it_left() -> None:
+    """Bar billiards, seed 4502 (ball returns, held out), in work pixels: the white, knocked by the
+    red, was a streak joined to the red (its memory placed short, heading down), then a blur 91 mm
+    on to the right. Its memory, unrenewed by the streak, counted as lost and was looked for in
+    weak change near where it was heading: a patch it left by its rest was taken, and the blur
+    was named the red, which it then was for the rest of the shot (a false pot of the red). A
+    found object nearer to where the lost memory was heading than to any other memory is it."""
+    from tableref.vision.video_balls import Circle
+    from tableref.vision.video_detector import _Memo
+
+    scene = Scene("bar-billiards", "ball-returns", 3)
+    det = scene.detector()
+    det.detect(scene.renderer.render(scene.sim.frames[0]))
+    white, red = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    memos = [_Memo(82.3, 118.2, 0.0, 0.0, red, r=4.3),
+             _Memo(86.6, 129.9, 1.6, 4.0, white, r=4.3, age=1, still=False, launched=True)]
+    red_seen = Circle(82.1, 119.7, 4.3, 1.0, 1.0, 0.0, "single")
+    blur = Circle(102.9, 137.4, 4.3, 1.0, 1.0, 0.0, "blur")
+    changed = np.zeros(det.foreground().shape, np.uint8)
+    cv2.circle(changed, (78, 129), 4, 255, -1)  # the patch left by the white's rest
+    fg = changed.copy()
+
+    def weak_found(circles: list[Circle]) -> list[tuple[int, int]]:
+        det._memos = list(memos)
+        return [(round(c.x), round(c.y)) for c in det._lost_faint(changed, fg, circles)]
+
+    assert weak_found([red_seen, blur]) == []
+    assert weak_found([red_seen]) == [(78, 129)]  # not found on: the weak change may be it
 
 
 def test_a_ball_under_the_bridge_hand_does_not_follow_the_ferrule_across_the_table() -> None:
