@@ -748,10 +748,18 @@ class EventExtractor:
         into the white, which flew off the table unseen, rolled back over the white's place 17
         frames on; that second "contact", slow, replaced the first hit, and the white was never
         read as knocked off the table). Just knocked, it is still near its place, and in a pack
-        what it hit next is hit there."""
+        what it hit next is hit there. So is one lost rolling away fast that long ago: where its
+        track holds it is a guess (bar billiards seed 4601)."""
+        if not self.in_shot or tr.status != TrackStatus.MISSING:
+            return False
+        gone = self.p.knocked_gone * self._frame_dt()
         knock = self._knocked.get(tr.id)
-        return self.in_shot and tr.status == TrackStatus.MISSING and knock is not None \
-            and knock[5] >= tr.last_seen_t - 1e-9 and t - knock[5] > self.p.knocked_gone * self._frame_dt()
+        if knock is not None and knock[5] >= tr.last_seen_t - 1e-9 and t - knock[5] > gone:
+            return True
+        # nor one lost while rolling away fast, that long ago: where it is now is a guess
+        prev = self._prev.get(tr.id)
+        return prev is not None and t - tr.last_seen_t > gone \
+            and math.hypot(prev.seen_vx, prev.seen_vy) >= self.p.knock_off_speed_mm_s
 
     def _one_off(self, tr: Track) -> bool:
         """Is ``tr`` a track born during this shot and seen on one frame only? Such a track is

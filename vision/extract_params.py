@@ -59,7 +59,10 @@ class ExtractorParams:
       facing its rest (the nearest to it; carroms break, seed 3701).
     * ``knocked_gone``: an object knocked off its rest this shot and unseen since, for more than
       this many frames, is no party to a contact at the place it was knocked from (it left it):
-      a ball rolling over that place later touches nothing (bar billiards seed 3901). Fewer
+      a ball rolling over that place later touches nothing (bar billiards seed 3901). Nor is one
+      lost rolling away faster than ``knock_off_speed_mm_s`` that long ago: its place is the
+      tracker's guess (bar billiards seed 4601: the white, read once on its way off the table,
+      was "hit" where its track was held at the cushion). Fewer
       drops contacts of a pack hit in a chain, a piece lost in its smear touching the next one
       right beside its place (carrom development breaks: 3 contacts at 0 frames); more lets
       a late pass over the place count as a hit again.

@@ -156,6 +156,7 @@ class _State:
     seen_y: float = 0.0
     stirred: bool = False  # lost at rest, and since then something may have struck it (see *unstruck*)
     read: str = ""  # the label of its last reading
+    touched: bool = False  # its last reading was joined to a mass of change (a hand, the cue)
     trail: list[tuple[float, float, float]] = field(default_factory=list)  # recent sightings (t, x, y)
 
     @property
@@ -582,10 +583,12 @@ class Tracker:
                     and o.hole is None and not o.group.startswith("pin")
                     and math.hypot(o.lost_vx, o.lost_vy) < self.roll_speed_mm_s
                     and t - o.last_seen_t <= self.struck_path_s + 1e-9]
-        # ... and, on a still table, an object a player strikes seen at rest a frame ago and read
-        # nowhere at its place now: struck this frame, from that rest (see cue_reach)
+        # ... and, on a still table, an object a player strikes seen at rest a frame ago under the
+        # cue (its reading joined to it) and read nowhere at its place now: struck this frame,
+        # from that rest (see cue_reach). Not one it may have hit on the same frame, read away
+        # from its place too: that one was not under the cue.
         if not rolling:
-            vanished += [o for o in slow if self._cue_strikes(o) and not o.group.startswith("pin")
+            vanished += [o for o in slow if self._cue_strikes(o) and o.touched and not o.group.startswith("pin")
                          and not any(math.hypot(d.x_mm - o.x, d.y_mm - o.y) <= o.radius_mm
                                      for d in dets if self._compatible(o, d))]
         # ... and those lost in their smear since (see *struck, not nudged*)
@@ -1097,6 +1100,7 @@ class Tracker:
         s.votes[d.label] += d.score
         s.total[d.label] += d.score
         s.read = d.label
+        s.touched = d.joined
         s.group = d.group
         s.radius_mm = self._radius_for(s.label, s.group)
         if s.status == TrackStatus.TENTATIVE and s.hits >= self.confirm_hits and s.free:

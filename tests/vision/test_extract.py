@@ -1390,7 +1390,7 @@ def test_a_ball_struck_from_rest_away_from_a_ghost_behind_it_knocks_nothing_off(
     assert [e for e in found if e.type is EventType.OFF_TABLE] == []
 
 
-def _red_through_the_whites_place(params: ExtractorParams | None = None) -> list[TableEvent]:
+def _red_through_the_whites_place(params: ExtractorParams | None = None, seen_leaving: bool = False) -> list[TableEvent]:
     """Bar billiards: the red, struck from rest, hits the white resting near the bottom cushion
     square on; the white is never seen again, and the red, glancing off to the side, comes back
     over the white's place a dozen frames later."""
@@ -1401,9 +1401,15 @@ def _red_through_the_whites_place(params: ExtractorParams | None = None) -> list
     white = ("white", 600.0, 690.0)
     frames = [[("red", 600.0, 400.0), white] for _ in range(30)]
     frames += [[("red", 600.0, 400.0 + 60.0 * k), white] for k in range(1, 5)]  # 640 by the fourth
-    frames += [[("red", 600.0 + 8.0 * k, 640.0)] for k in range(1, 11)]  # the white gone at once
-    frames += [[("red", 680.0 - 8.0 * k, 640.0 + 5.0 * k)] for k in range(1, 13)]  # back over its place
-    frames += [[("red", 584.0, 700.0)] for _ in range(30)]
+    if seen_leaving:  # read once more as it leaves, fast, for the cushion and the floor
+        frames[-1] = [("red", 600.0, 640.0), ("white", 600.0, 730.0)]
+        frames += [[("red", 600.0 + 8.0 * k, 640.0)] for k in range(1, 4)]
+        frames += [[("red", 624.0 - 4.0 * k, 640.0 + 10.0 * k)] for k in range(1, 7)]  # to where it was guessed
+        frames += [[("red", 600.0, 700.0)] for _ in range(30)]
+    else:
+        frames += [[("red", 600.0 + 8.0 * k, 640.0)] for k in range(1, 11)]  # the white gone at once
+        frames += [[("red", 680.0 - 8.0 * k, 640.0 + 5.0 * k)] for k in range(1, 13)]  # back over its place
+        frames += [[("red", 584.0, 700.0)] for _ in range(30)]
     found: list[TableEvent] = []
     for i, dets in enumerate(frames):
         ds = [Detection(label=lab, group=lab, x=x, y=y, radius=10.0, score=0.9, x_mm=x, y_mm=y) for lab, x, y in dets]
@@ -1424,3 +1430,14 @@ def test_a_ball_rolling_over_the_place_of_one_it_knocked_away_unseen_does_not_hi
     before = _red_through_the_whites_place(ExtractorParams(knocked_gone=10_000))
     assert len([e for e in before if e.type is EventType.CONTACT]) == 2
     assert [e for e in before if e.type is EventType.OFF_TABLE] == []
+
+
+def test_a_ball_lost_rolling_fast_is_not_hit_where_it_was_guessed_to_be() -> None:
+    """Bar billiards, seed 4601 (ball leaves the table): the white, knocked by the red, was read
+    once on its way off the table and never again; its track, coasting, then held at the cushion,
+    was "hit" by the red rolling there eight frames on. Lost rolling fast for longer than
+    ``knocked_gone`` frames, a ball's place is a guess, and no party to a contact."""
+    found = _red_through_the_whites_place(seen_leaving=True)
+    assert [set(e.objects) for e in found if e.type is EventType.CONTACT] == [{"red", "white-1"}]
+    before = _red_through_the_whites_place(ExtractorParams(knocked_gone=10_000), seen_leaving=True)
+    assert len([e for e in before if e.type is EventType.CONTACT]) == 2
