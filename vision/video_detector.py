@@ -1212,7 +1212,7 @@ class VideoDetector:
             self._on_launch_line(xy, r, ages, unlike, within, cost)
             within &= ~self._knocked_towards(xy, r)
             if fg is not None:
-                within &= ~self._cue_ends(xy, r, circles, fg)
+                within &= ~self._cue_ends(xy, r, circles, fg, within)
             self._not_past_rests(xy, within)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
@@ -1415,7 +1415,7 @@ class VideoDetector:
             out[j] = m.still and m.age > 0 and not reached[j] and _cover_left(fg, m, circles) >= self.p.hidden_cover
         return out
 
-    def _cue_ends(self, xy: F64, r: F64, circles: list[Circle], fg: U8) -> NDArray[np.bool_]:
+    def _cue_ends(self, xy: F64, r: F64, circles: list[Circle], fg: U8, within: NDArray[np.bool_]) -> NDArray[np.bool_]:
         """Pairs (sighting, memory) where the sighting, on a table where nothing moved fast, joined to
         a mass of change more than a radius from where the object rested on the last frame, is the
         end of the cue that struck it
@@ -1432,7 +1432,8 @@ class VideoDetector:
             if not m.still or m.age > 0:
                 continue
             for i in joined:
-                out[i, j] = cue_beyond(m.x, m.y, float(xy[i, 0]), float(xy[i, 1]), float(r[i, 0]), covered)
+                if within[i, j]:  # only pairs that could be made are asked
+                    out[i, j] = cue_beyond(m.x, m.y, float(xy[i, 0]), float(xy[i, 1]), float(r[i, 0]), covered)
         return out
 
     def _knocked_towards(self, xy: F64, r: F64) -> NDArray[np.bool_]:
