@@ -1165,3 +1165,19 @@ def test_a_ball_about_to_be_struck_is_not_pulled_towards_the_cue_and_its_hit_is_
     seen = shot(Tracker(BAR))
     assert seen.get("red") == (549, 585) and seen.get("white-1") == (610, 760), seen
     assert shot(Tracker(BAR, cue_reach=())).get("white-1") != (610, 760)  # without: the white took the red
+
+
+def test_the_ball_it_hits_is_no_hitter_of_the_ball_struck() -> None:
+    """Bar billiards, seed 4601 (ball leaves the table, held out): the red, read on the cue's end
+    as it was struck, hit the white within the same frame, and on that frame both were read away
+    from their places. Counted as a hitter from its rest, the white forbade the red its own
+    reading (its move was towards the white), and the white's track took the red on the next
+    frame. Only the ball under the cue, its last reading joined to it, is a hitter from its rest."""
+    tracker = Tracker(BAR)
+    for i in range(10):
+        tracker.update([det("red", "red", 286, 450), det("white", "white", 371, 693)], i / FPS, i)
+    cue = Detection("red", "red", 0, 0, 10.0, 0.74, x_mm=289, y_mm=452, joined=True)  # on the cue's end
+    tracker.update([cue, det("white", "white", 371, 693)], 10 / FPS, 10)
+    out = tracker.update([det("red", "red", 358, 653), det("white", "white", 390, 739)], 11 / FPS, 11)
+    seen = {tr.id: (tr.x, tr.y) for tr in out.tracks if tr.status is TrackStatus.VISIBLE}
+    assert seen == {"red": (358, 653), "white-1": (390, 739)}, seen
