@@ -744,18 +744,18 @@ class Tracker:
         the ball and the end of the cue about to strike it read as one piece, its centre pulled
         towards the cue (see ``cue_reach``)? The ball has not moved yet."""
         assert d.x_mm is not None and d.y_mm is not None
-        if not d.joined or self._covered is None or not self._stays(s, t, dt) \
+        if not d.joined or not self._stays(s, t, dt) \
                 or math.hypot(s.vx, s.vy) >= self.roll_speed_mm_s or not self._cue_strikes(s) \
                 or math.hypot(d.x_mm - s.x, d.y_mm - s.y) > s.radius_mm:
             return False
-        return cue_beyond(s.x, s.y, d.x_mm, d.y_mm, s.radius_mm, self._covered, self.cue_reach, off=self.stay)
+        return self._cue_end(s, d, off=self.stay)
 
-    def _cue_end(self, s: _State, d: Detection) -> bool:
-        """Is ``d``, a reading joined to a mass of change more than a radius off the place where
+    def _cue_end(self, s: _State, d: Detection, off: float = 1.0) -> bool:
+        """Is ``d``, a reading joined to a mass of change more than ``off`` radii off the place where
         ``s`` rests, the end of the cue that struck it (see ``cue_reach``)?"""
         assert d.x_mm is not None and d.y_mm is not None
         return self._covered is not None and cue_beyond(s.x, s.y, d.x_mm, d.y_mm, s.radius_mm, self._covered,
-                                                        self.cue_reach)
+                                                        self.cue_reach, off=off)
 
     def _cue_strikes(self, s: _State) -> bool:
         """Whether a player strikes ``s`` itself: the pool cue ball, the carrom striker, and in bar

@@ -959,7 +959,7 @@ class VideoDetector:
         lost = [m for m in self._memos if (m.age >= 1 or flicked(m)) and m.age <= self.p.lost_frames
                 and not m.hidden
                 and not any(math.hypot(c.x - m.x, c.y - m.y) < 2.0 * c.r for c in circles)
-                and not near_fixed(m.x, m.y, m.r) and may_be_struck(m) and not self._found_nearest(m, circles)]
+                and not near_fixed(m.x, m.y, m.r) and may_be_struck(m) and not self._found_nearest(m, circles, fast)]
         if not lost:
             return []
         taken = np.zeros(changed.shape, np.uint8)
@@ -1004,7 +1004,7 @@ class VideoDetector:
                 self._flicks.append((out[-1], m))
         return out
 
-    def _found_nearest(self, m: _Memo, circles: list[Circle]) -> bool:
+    def _found_nearest(self, m: _Memo, circles: list[Circle], fast: list[_Memo]) -> bool:
         """Is an object found this frame (not weak) within the reach of a search for the lost ``m``
         (``_faint_reach``), and clearly nearer to where ``m`` was heading than to where any other
         memory is or is heading (``FOUND_CLEAR``), while no more than one other object moves fast?
@@ -1012,8 +1012,8 @@ class VideoDetector:
         patch of weak change nearer by is no more than what it left behind (bar billiards seed
         4502, ball returns: the white, knocked by the red, was a streak joined to the red, then a
         blur 91 mm on; its memory took a patch of weak change 36 mm from its rest, and the blur
-        was named the red)."""
-        if sum(1 for o in self._fast() if o is not m) > 1:
+        was named the red). ``fast``: the memories of fast objects (``_fast``)."""
+        if sum(1 for o in fast if o is not m) > 1:
             return False  # a break: every prediction is poor, and a found object may be any of them
         px, py = m.x + m.vx, m.y + m.vy
         reach = self._faint_reach(m.age, m.r)
@@ -1212,7 +1212,7 @@ class VideoDetector:
             self._on_launch_line(xy, r, ages, unlike, within, cost)
             within &= ~self._knocked_towards(xy, r)
             if fg is not None:
-                within &= ~self._cue_ends(xy, r, circles, fg, within)
+                within &= ~self._cue_ends(xy, r, circles, fg, within, bool(fast))
             self._not_past_rests(xy, within)
             # a weak sighting was looked for near where a lost object was heading (``_lost_faint``):
             # it is that object or none, never one lost at rest across the table
@@ -1415,14 +1415,15 @@ class VideoDetector:
             out[j] = m.still and m.age > 0 and not reached[j] and _cover_left(fg, m, circles) >= self.p.hidden_cover
         return out
 
-    def _cue_ends(self, xy: F64, r: F64, circles: list[Circle], fg: U8, within: NDArray[np.bool_]) -> NDArray[np.bool_]:
-        """Pairs (sighting, memory) where the sighting, on a table where nothing moved fast, joined to
-        a mass of change more than a radius from where the object rested on the last frame, is the
-        end of the cue that struck it
-        (:func:`~tableref.vision.cue_end.cue_beyond`): the struck ball's smear is ahead of it."""
+    def _cue_ends(self, xy: F64, r: F64, circles: list[Circle], fg: U8, within: NDArray[np.bool_],
+                  in_play: bool) -> NDArray[np.bool_]:
+        """Pairs (sighting, memory) within the gate (``within``) where the sighting, joined to a
+        mass of change more than a radius from where the object rested on the last frame, is the
+        end of the cue that struck it (:func:`~tableref.vision.cue_end.cue_beyond`): the struck
+        ball's smear is ahead of it. None while something moves fast (``in_play``)."""
         out = np.zeros((len(xy), len(self._memos)), dtype=bool)
         joined = [i for i, c in enumerate(circles) if c.joined]
-        if not joined or self._fast():
+        if not joined or in_play:
             return out  # a player strikes only on a still table; in play, a mass is other objects
 
         def covered(x: float, y: float, radius: float) -> bool:
